@@ -1,0 +1,326 @@
+/* mpi.h — skiff's MPI interface.
+ *
+ * Types, handle values and constants follow the MPI-5.0 standard ABI: handles are pointers to incomplete
+ * structs (so the compiler rejects a communicator passed as a datatype) and predefined handles are small
+ * integers cast to them. Only the calls skiff implements are declared: a program that uses something
+ * skiff lacks fails at compile time, not at run time.
+ */
+#ifndef MPI_H_ABI
+#define MPI_H_ABI
+
+#include <stdint.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+#define MPI_VERSION    5
+#define MPI_SUBVERSION 0
+#define MPI_ABI_VERSION    1
+#define MPI_ABI_SUBVERSION 0
+#define SKIFF_MPI 1
+
+typedef intptr_t MPI_Aint;
+typedef int64_t  MPI_Offset;
+typedef MPI_Offset MPI_Count;
+
+typedef struct {
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+    int MPI_internal[5];
+} MPI_Status;
+
+typedef struct MPI_ABI_Op* MPI_Op;
+#define MPI_OP_NULL     ((MPI_Op)0x00000020)
+#define MPI_SUM         ((MPI_Op)0x00000021)
+#define MPI_MIN         ((MPI_Op)0x00000022)
+#define MPI_MAX         ((MPI_Op)0x00000023)
+#define MPI_PROD        ((MPI_Op)0x00000024)
+#define MPI_BAND        ((MPI_Op)0x00000028)
+#define MPI_BOR         ((MPI_Op)0x00000029)
+#define MPI_BXOR        ((MPI_Op)0x0000002a)
+#define MPI_LAND        ((MPI_Op)0x00000030)
+#define MPI_LOR         ((MPI_Op)0x00000031)
+#define MPI_LXOR        ((MPI_Op)0x00000032)
+#define MPI_MINLOC      ((MPI_Op)0x00000038)
+#define MPI_MAXLOC      ((MPI_Op)0x00000039)
+#define MPI_REPLACE     ((MPI_Op)0x0000003c)
+#define MPI_NO_OP       ((MPI_Op)0x0000003d)
+
+typedef struct MPI_ABI_Comm* MPI_Comm;
+#define MPI_COMM_NULL   ((MPI_Comm)0x00000100)
+#define MPI_COMM_WORLD  ((MPI_Comm)0x00000101)
+#define MPI_COMM_SELF   ((MPI_Comm)0x00000102)
+
+typedef struct MPI_ABI_Group* MPI_Group;
+#define MPI_GROUP_NULL  ((MPI_Group)0x00000108)
+#define MPI_GROUP_EMPTY ((MPI_Group)0x00000109)
+
+typedef struct MPI_ABI_Win* MPI_Win;
+#define MPI_WIN_NULL    ((MPI_Win)0x00000110)
+typedef struct MPI_ABI_File* MPI_File;
+#define MPI_FILE_NULL   ((MPI_File)0x00000118)
+typedef struct MPI_ABI_Session* MPI_Session;
+#define MPI_SESSION_NULL ((MPI_Session)0x00000120)
+typedef struct MPI_ABI_Message* MPI_Message;
+#define MPI_MESSAGE_NULL    ((MPI_Message)0x00000128)
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)0x00000129)
+typedef struct MPI_ABI_Info* MPI_Info;
+#define MPI_INFO_NULL   ((MPI_Info)0x00000130)
+#define MPI_INFO_ENV    ((MPI_Info)0x00000131)
+
+typedef struct MPI_ABI_Errhandler* MPI_Errhandler;
+#define MPI_ERRHANDLER_NULL  ((MPI_Errhandler)0x00000140)
+#define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)0x00000141)
+#define MPI_ERRORS_RETURN    ((MPI_Errhandler)0x00000142)
+#define MPI_ERRORS_ABORT     ((MPI_Errhandler)0x00000143)
+
+typedef struct MPI_ABI_Request* MPI_Request;
+#define MPI_REQUEST_NULL ((MPI_Request)0x00000180)
+
+typedef struct MPI_ABI_Datatype* MPI_Datatype;
+#define MPI_DATATYPE_NULL           ((MPI_Datatype)0x00000200)
+#define MPI_AINT                    ((MPI_Datatype)0x00000201)
+#define MPI_COUNT                   ((MPI_Datatype)0x00000202)
+#define MPI_OFFSET                  ((MPI_Datatype)0x00000203)
+#define MPI_PACKED                  ((MPI_Datatype)0x00000207)
+#define MPI_SHORT                   ((MPI_Datatype)0x00000208)
+#define MPI_INT                     ((MPI_Datatype)0x00000209)
+#define MPI_LONG                    ((MPI_Datatype)0x0000020a)
+#define MPI_LONG_LONG               ((MPI_Datatype)0x0000020b)
+#define MPI_LONG_LONG_INT           MPI_LONG_LONG
+#define MPI_UNSIGNED_SHORT          ((MPI_Datatype)0x0000020c)
+#define MPI_UNSIGNED                ((MPI_Datatype)0x0000020d)
+#define MPI_UNSIGNED_LONG           ((MPI_Datatype)0x0000020e)
+#define MPI_UNSIGNED_LONG_LONG      ((MPI_Datatype)0x0000020f)
+#define MPI_FLOAT                   ((MPI_Datatype)0x00000210)
+#define MPI_C_FLOAT_COMPLEX         ((MPI_Datatype)0x00000212)
+#define MPI_C_COMPLEX               MPI_C_FLOAT_COMPLEX
+#define MPI_CXX_FLOAT_COMPLEX       ((MPI_Datatype)0x00000213)
+#define MPI_DOUBLE                  ((MPI_Datatype)0x00000214)
+#define MPI_C_DOUBLE_COMPLEX        ((MPI_Datatype)0x00000216)
+#define MPI_CXX_DOUBLE_COMPLEX      ((MPI_Datatype)0x00000217)
+#define MPI_LONG_DOUBLE             ((MPI_Datatype)0x00000220)
+#define MPI_C_LONG_DOUBLE_COMPLEX   ((MPI_Datatype)0x00000224)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x00000225)
+#define MPI_FLOAT_INT               ((MPI_Datatype)0x00000228)
+#define MPI_DOUBLE_INT              ((MPI_Datatype)0x00000229)
+#define MPI_LONG_INT                ((MPI_Datatype)0x0000022a)
+#define MPI_2INT                    ((MPI_Datatype)0x0000022b)
+#define MPI_SHORT_INT               ((MPI_Datatype)0x0000022c)
+#define MPI_LONG_DOUBLE_INT         ((MPI_Datatype)0x0000022d)
+#define MPI_C_BOOL                  ((MPI_Datatype)0x00000238)
+#define MPI_CXX_BOOL                ((MPI_Datatype)0x00000239)
+#define MPI_WCHAR                   ((MPI_Datatype)0x0000023c)
+#define MPI_INT8_T                  ((MPI_Datatype)0x00000240)
+#define MPI_UINT8_T                 ((MPI_Datatype)0x00000241)
+#define MPI_CHAR                    ((MPI_Datatype)0x00000243)
+#define MPI_SIGNED_CHAR             ((MPI_Datatype)0x00000244)
+#define MPI_UNSIGNED_CHAR           ((MPI_Datatype)0x00000245)
+#define MPI_BYTE                    ((MPI_Datatype)0x00000247)
+#define MPI_INT16_T                 ((MPI_Datatype)0x00000248)
+#define MPI_UINT16_T                ((MPI_Datatype)0x00000249)
+#define MPI_INT32_T                 ((MPI_Datatype)0x00000250)
+#define MPI_UINT32_T                ((MPI_Datatype)0x00000251)
+#define MPI_INT64_T                 ((MPI_Datatype)0x00000258)
+#define MPI_UINT64_T                ((MPI_Datatype)0x00000259)
+
+enum {
+    MPI_SUCCESS = 0,
+    MPI_ERR_BUFFER = 1, MPI_ERR_COUNT = 2, MPI_ERR_TYPE = 3, MPI_ERR_TAG = 4, MPI_ERR_COMM = 5,
+    MPI_ERR_RANK = 6, MPI_ERR_REQUEST = 7, MPI_ERR_ROOT = 8, MPI_ERR_GROUP = 9, MPI_ERR_OP = 10,
+    MPI_ERR_TOPOLOGY = 11, MPI_ERR_DIMS = 12, MPI_ERR_ARG = 13, MPI_ERR_UNKNOWN = 14,
+    MPI_ERR_TRUNCATE = 15, MPI_ERR_OTHER = 16, MPI_ERR_INTERN = 17, MPI_ERR_PENDING = 18,
+    MPI_ERR_IN_STATUS = 19, MPI_ERR_ACCESS = 20, MPI_ERR_AMODE = 21, MPI_ERR_ASSERT = 22,
+    MPI_ERR_BAD_FILE = 23, MPI_ERR_BASE = 24, MPI_ERR_CONVERSION = 25, MPI_ERR_DISP = 26,
+    MPI_ERR_DUP_DATAREP = 27, MPI_ERR_FILE_EXISTS = 28, MPI_ERR_FILE_IN_USE = 29, MPI_ERR_FILE = 30,
+    MPI_ERR_INFO_KEY = 31, MPI_ERR_INFO_NOKEY = 32, MPI_ERR_INFO_VALUE = 33, MPI_ERR_INFO = 34,
+    MPI_ERR_IO = 35, MPI_ERR_KEYVAL = 36, MPI_ERR_LOCKTYPE = 37, MPI_ERR_NAME = 38,
+    MPI_ERR_NO_MEM = 39, MPI_ERR_NOT_SAME = 40, MPI_ERR_NO_SPACE = 41, MPI_ERR_NO_SUCH_FILE = 42,
+    MPI_ERR_PORT = 43, MPI_ERR_QUOTA = 44, MPI_ERR_READ_ONLY = 45, MPI_ERR_RMA_ATTACH = 46,
+    MPI_ERR_RMA_CONFLICT = 47, MPI_ERR_RMA_RANGE = 48, MPI_ERR_RMA_SHARED = 49, MPI_ERR_RMA_SYNC = 50,
+    MPI_ERR_SERVICE = 51, MPI_ERR_SIZE = 52, MPI_ERR_SPAWN = 53, MPI_ERR_UNSUPPORTED_DATAREP = 54,
+    MPI_ERR_UNSUPPORTED_OPERATION = 55, MPI_ERR_WIN = 56, MPI_ERR_RMA_FLAVOR = 57,
+    MPI_ERR_PROC_ABORTED = 58, MPI_ERR_VALUE_TOO_LARGE = 59, MPI_ERR_SESSION = 60,
+    MPI_ERR_ERRHANDLER = 61,
+    MPI_ERR_LASTCODE = 0x3fff
+};
+
+#define MPI_BOTTOM           ((void*)0)
+#define MPI_IN_PLACE         ((void*)1)
+#define MPI_BUFFER_AUTOMATIC ((void*)2)
+#define MPI_ARGV_NULL        ((char**)0)
+#define MPI_ARGVS_NULL       ((char***)0)
+#define MPI_ERRCODES_IGNORE  ((int*)0)
+#define MPI_STATUS_IGNORE    ((MPI_Status*)0)
+#define MPI_STATUSES_IGNORE  ((MPI_Status*)0)
+#define MPI_UNWEIGHTED       ((int*)10)
+#define MPI_WEIGHTS_EMPTY    ((int*)11)
+
+#define MPI_MAX_DATAREP_STRING          128
+#define MPI_MAX_ERROR_STRING            512
+#define MPI_MAX_INFO_KEY                256
+#define MPI_MAX_INFO_VAL               1024
+#define MPI_MAX_LIBRARY_VERSION_STRING 8192
+#define MPI_MAX_OBJECT_NAME             128
+#define MPI_MAX_PORT_NAME              1024
+#define MPI_MAX_PROCESSOR_NAME          256
+#define MPI_MAX_STRINGTAG_LEN          1024
+#define MPI_MAX_PSET_NAME_LEN          1024
+#define MPI_BSEND_OVERHEAD              512
+
+enum {
+    MPI_ANY_SOURCE = -1,
+    MPI_ANY_TAG    = -2,
+    MPI_PROC_NULL  = -3,
+    MPI_ROOT       = -4,
+    MPI_UNDEFINED  = -32766
+};
+
+enum {
+    MPI_THREAD_SINGLE     = 0,
+    MPI_THREAD_FUNNELED   = 1024,
+    MPI_THREAD_SERIALIZED = 2048,
+    MPI_THREAD_MULTIPLE   = 4096
+};
+
+enum {
+    MPI_IDENT = 201, MPI_CONGRUENT = 202, MPI_SIMILAR = 203, MPI_UNEQUAL = 204,
+    MPI_CART = 211, MPI_GRAPH = 212, MPI_DIST_GRAPH = 213,
+    MPI_COMM_TYPE_SHARED = 221
+};
+
+enum {
+    MPI_KEYVAL_INVALID = 0,
+    MPI_TAG_UB = 501, MPI_IO = 502, MPI_HOST = 503, MPI_WTIME_IS_GLOBAL = 504,
+    MPI_UNIVERSE_SIZE = 505, MPI_APPNUM = 506, MPI_LASTUSEDCODE = 507
+};
+
+typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+typedef void (MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...);
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+
+/* The calls skiff implements. The library is built with hidden symbols; these are its interface. */
+#if defined(__GNUC__)
+#define SKIFF_MPI_API __attribute__((visibility("default")))
+#else
+#define SKIFF_MPI_API
+#endif
+
+SKIFF_MPI_API int MPI_Init(int *argc, char ***argv);
+SKIFF_MPI_API int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+SKIFF_MPI_API int MPI_Initialized(int *flag);
+SKIFF_MPI_API int MPI_Finalize(void);
+SKIFF_MPI_API int MPI_Finalized(int *flag);
+SKIFF_MPI_API int MPI_Query_thread(int *provided);
+SKIFF_MPI_API int MPI_Is_thread_main(int *flag);
+SKIFF_MPI_API int MPI_Abort(MPI_Comm comm, int errorcode);
+SKIFF_MPI_API int MPI_Comm_rank(MPI_Comm comm, int *rank);
+SKIFF_MPI_API int MPI_Comm_size(MPI_Comm comm, int *size);
+SKIFF_MPI_API int MPI_Get_processor_name(char *name, int *resultlen);
+SKIFF_MPI_API int MPI_Get_version(int *version, int *subversion);
+SKIFF_MPI_API int MPI_Get_library_version(char *version, int *resultlen);
+SKIFF_MPI_API double MPI_Wtime(void);
+SKIFF_MPI_API double MPI_Wtick(void);
+SKIFF_MPI_API int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+SKIFF_MPI_API int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+SKIFF_MPI_API int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+SKIFF_MPI_API int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+SKIFF_MPI_API int MPI_Buffer_attach(void *buffer, int size);
+SKIFF_MPI_API int MPI_Buffer_detach(void *buffer_addr, int *size);
+SKIFF_MPI_API int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status);
+SKIFF_MPI_API int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+SKIFF_MPI_API int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+SKIFF_MPI_API int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+SKIFF_MPI_API int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+SKIFF_MPI_API int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request);
+SKIFF_MPI_API int MPI_Wait(MPI_Request *request, MPI_Status *status);
+SKIFF_MPI_API int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]);
+SKIFF_MPI_API int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status);
+SKIFF_MPI_API int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]);
+SKIFF_MPI_API int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+SKIFF_MPI_API int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]);
+SKIFF_MPI_API int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status);
+SKIFF_MPI_API int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]);
+SKIFF_MPI_API int MPI_Request_free(MPI_Request *request);
+SKIFF_MPI_API int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+SKIFF_MPI_API int MPI_Cancel(MPI_Request *request);
+SKIFF_MPI_API int MPI_Test_cancelled(const MPI_Status *status, int *flag);
+SKIFF_MPI_API int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+SKIFF_MPI_API int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+SKIFF_MPI_API int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+SKIFF_MPI_API int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+SKIFF_MPI_API int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+SKIFF_MPI_API int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+SKIFF_MPI_API int MPI_Type_size(MPI_Datatype datatype, int *size);
+SKIFF_MPI_API int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+SKIFF_MPI_API int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+SKIFF_MPI_API int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
+SKIFF_MPI_API int MPI_Errhandler_free(MPI_Errhandler *errhandler);
+SKIFF_MPI_API int MPI_Error_string(int errorcode, char *string, int *resultlen);
+SKIFF_MPI_API int MPI_Error_class(int errorcode, int *errorclass);
+SKIFF_MPI_API int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+SKIFF_MPI_API int MPI_Free_mem(void *base);
+
+/* Profiling interface: every MPI_X is also PMPI_X. */
+SKIFF_MPI_API int PMPI_Init(int *argc, char ***argv);
+SKIFF_MPI_API int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+SKIFF_MPI_API int PMPI_Initialized(int *flag);
+SKIFF_MPI_API int PMPI_Finalize(void);
+SKIFF_MPI_API int PMPI_Finalized(int *flag);
+SKIFF_MPI_API int PMPI_Query_thread(int *provided);
+SKIFF_MPI_API int PMPI_Is_thread_main(int *flag);
+SKIFF_MPI_API int PMPI_Abort(MPI_Comm comm, int errorcode);
+SKIFF_MPI_API int PMPI_Comm_rank(MPI_Comm comm, int *rank);
+SKIFF_MPI_API int PMPI_Comm_size(MPI_Comm comm, int *size);
+SKIFF_MPI_API int PMPI_Get_processor_name(char *name, int *resultlen);
+SKIFF_MPI_API int PMPI_Get_version(int *version, int *subversion);
+SKIFF_MPI_API int PMPI_Get_library_version(char *version, int *resultlen);
+SKIFF_MPI_API double PMPI_Wtime(void);
+SKIFF_MPI_API double PMPI_Wtick(void);
+SKIFF_MPI_API int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+SKIFF_MPI_API int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+SKIFF_MPI_API int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+SKIFF_MPI_API int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+SKIFF_MPI_API int PMPI_Buffer_attach(void *buffer, int size);
+SKIFF_MPI_API int PMPI_Buffer_detach(void *buffer_addr, int *size);
+SKIFF_MPI_API int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status);
+SKIFF_MPI_API int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+SKIFF_MPI_API int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+SKIFF_MPI_API int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+SKIFF_MPI_API int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+SKIFF_MPI_API int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request);
+SKIFF_MPI_API int PMPI_Wait(MPI_Request *request, MPI_Status *status);
+SKIFF_MPI_API int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]);
+SKIFF_MPI_API int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status);
+SKIFF_MPI_API int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]);
+SKIFF_MPI_API int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+SKIFF_MPI_API int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]);
+SKIFF_MPI_API int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status);
+SKIFF_MPI_API int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]);
+SKIFF_MPI_API int PMPI_Request_free(MPI_Request *request);
+SKIFF_MPI_API int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+SKIFF_MPI_API int PMPI_Cancel(MPI_Request *request);
+SKIFF_MPI_API int PMPI_Test_cancelled(const MPI_Status *status, int *flag);
+SKIFF_MPI_API int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+SKIFF_MPI_API int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+SKIFF_MPI_API int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+SKIFF_MPI_API int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+SKIFF_MPI_API int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+SKIFF_MPI_API int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+SKIFF_MPI_API int PMPI_Type_size(MPI_Datatype datatype, int *size);
+SKIFF_MPI_API int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+SKIFF_MPI_API int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+SKIFF_MPI_API int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
+SKIFF_MPI_API int PMPI_Errhandler_free(MPI_Errhandler *errhandler);
+SKIFF_MPI_API int PMPI_Error_string(int errorcode, char *string, int *resultlen);
+SKIFF_MPI_API int PMPI_Error_class(int errorcode, int *errorclass);
+SKIFF_MPI_API int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+SKIFF_MPI_API int PMPI_Free_mem(void *base);
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* MPI_H_ABI */

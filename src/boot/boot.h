@@ -1,0 +1,34 @@
+/* How a process learns who it is: rank, job size, and the job's shared segment.
+ * Launched by skiff's mpiexec (see job_proto.h) or started alone as a one-rank job (singleton). */
+#ifndef SKIFF_BOOT_H
+#define SKIFF_BOOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "boot/job_proto.h"
+
+struct skiff_boot_info {
+    int rank, size;
+    uint64_t jobid, secret;
+    int node_cpus;     /* CPUs the job may use on this node */
+    int launched;      /* 1 under mpiexec, 0 for a singleton */
+    int job_fd;
+    unsigned char *seg; /* the whole job segment once mapped */
+    size_t seg_size;
+    struct skiff_job_header *hdr;
+};
+
+extern struct skiff_boot_info skiff_boot;
+
+/* 0, or -1 after printing why on stderr (a launcher's environment that is present but unusable). */
+int skiff_boot_init(void);
+/* Grows the job segment to at least total bytes and maps it; NULL after printing why. */
+unsigned char *skiff_boot_map(size_t total);
+/* Tells the launcher where this rank stands (it reads this when the rank exits). */
+void skiff_boot_set_state(enum skiff_rank_state s, int abort_code);
+pid_t skiff_boot_pid(int rank);
+void skiff_boot_finalize(void);
+
+#endif

@@ -1,0 +1,109 @@
+#include "core/bsend.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/progress.h"
+#include "core/pt2pt.h"
+
+/* One message's share of the attached buffer; kept sorted by offset. */
+struct seg {
+    struct seg *next;
+    size_t off, len;
+};
+
+static struct {
+    char *base;
+    size_t size;
+    struct seg *used;
+} bb;
+
+int skiff_bsend_attach(void *buf, size_t size)
+{
+    if (bb.base)
+        return skiff_err(MPI_ERR_BUFFER, "a buffer of %zu bytes is already attached", bb.size);
+    bb.base = buf;
+    bb.size = size;
+    bb.used = NULL;
+    return MPI_SUCCESS;
+}
+
+int skiff_bsend_detach(void **buf, size_t *size)
+{
+    struct skiff_waiter w = SKIFF_WAITER_INIT;
+    while (bb.used)
+        skiff_wait_step(&w);
+    *buf = bb.base;
+    *size = bb.size;
+    bb.base = NULL;
+    bb.size = 0;
+    return MPI_SUCCESS;
+}
+
+/* First fit between the segments in use. */
+static struct seg *take_space(size_t len)
+{
+    size_t off = 0;
+    struct seg **link = &bb.used;
+    for (struct seg *s = bb.used; s; link = &s->next, s = s->next) {
+        if (s->off - off >= len)
+            break;
+        off = s->off + s->len;
+    }
+    if (off + len > bb.size)
+        return NULL;
+    struct seg *n = malloc(sizeof *n);
+    if (!n)
+        return NULL;
+    n->off = off;
+    n->len = len;
+    n->next = *link;
+    *link = n;
+    return n;
+}
+
+static void give_back(struct skiff_request *r)
+{
+    struct seg *s = r->cookie;
+    for (struct seg **link = &bb.used; *link; link = &(*link)->next) {
+        if (*link == s) {
+            *link = s->next;
+            free(s);
+            return;
+        }
+    }
+}
+
+static size_t used_bytes(void)
+{
+    size_t n = 0;
+    for (struct seg *s = bb.used; s; s = s->next)
+        n += s->len;
+    return n;
+}
+
+int skiff_bsend(const void *data, size_t bytes, int dest, int tag, struct skiff_comm *c)
+{
+    size_t len = (bytes + 63) & ~(size_t)63; /* keep copies cache-line aligned */
+    struct seg *s = take_space(len ? len : 64);
+    if (!s)
+        return skiff_err(MPI_ERR_BUFFER,
+                         "no room for %zu bytes in the attached buffer (%zu bytes, %zu in use) for rank %d, tag %d",
+                         bytes, bb.size, used_bytes(), dest, tag);
+    char *copy = bb.base + s->off;
+    memcpy(copy, data, bytes);
+    struct skiff_request *r;
+    int rc = skiff_send_start(copy, bytes, dest, tag, c, SKIFF_SEND_STANDARD, 0, &r);
+    if (rc != MPI_SUCCESS) {
+        struct skiff_request tmp = {.cookie = s};
+        give_back(&tmp);
+        return rc;
+    }
+    r->cookie = s;
+    r->on_complete = give_back;
+    r->freed = 1;
+    if (r->state == SKIFF_RS_DONE)
+        skiff_req_complete(r); /* already gone: give the space back and the request with it */
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,15 @@
+/* Buffered sends: the message is copied into the buffer the user attached and sent from there, so the
+ * call returns at once; the space is given back when the copy has left. */
+#ifndef SKIFF_BSEND_H
+#define SKIFF_BSEND_H
+
+#include <stddef.h>
+
+#include "core/comm.h"
+
+int skiff_bsend_attach(void *buf, size_t size);
+/* Waits until every buffered message has left, then returns the buffer. */
+int skiff_bsend_detach(void **buf, size_t *size);
+int skiff_bsend(const void *data, size_t bytes, int dest, int tag, struct skiff_comm *c);
+
+#endif

@@ -1,0 +1,57 @@
+#include "core/core.h"
+
+#include <stdio.h>
+
+#include "boot/boot.h"
+#include "core/comm.h"
+#include "core/match.h"
+#include "core/pt2pt.h"
+#include "core/request.h"
+#include "shm/shm.h"
+#include "util/config.h"
+#include "util/log.h"
+
+struct skiff_core skiff;
+
+/* How long a waiting rank polls before yielding. With a core of its own, polling is the fastest
+ * way to see the next message; with more ranks than cores it steals the CPU the sender needs. */
+static unsigned choose_spin(void)
+{
+    if (skiff_cfg.spin >= 0)
+        return (unsigned)skiff_cfg.spin;
+    return skiff.oversubscribed ? 64 : 1u << 22;
+}
+
+int skiff_core_init(void)
+{
+    if (skiff_config_load() != 0)
+        return MPI_ERR_ARG;
+    if (skiff_boot_init() != 0)
+        return MPI_ERR_OTHER;
+    skiff.rank = skiff_boot.rank;
+    skiff.size = skiff_boot.size;
+    skiff_log_set_rank(skiff.rank);
+    skiff.oversubscribed = skiff.size > skiff_boot.node_cpus;
+    skiff.spin_limit = choose_spin();
+    skiff.shm = skiff_shm_init();
+    if (!skiff.shm)
+        return MPI_ERR_OTHER;
+    skiff_comm_init_predefined(skiff.rank, skiff.size);
+    skiff_boot_set_state(SKIFF_RANK_INITIALIZED, 0);
+    skiff.initialized = 1;
+    return MPI_SUCCESS;
+}
+
+void skiff_core_finalize(void)
+{
+    skiff_boot_set_state(SKIFF_RANK_FINALIZED, 0);
+    skiff_pt2pt_finalize();
+    skiff_match_finalize();
+    if (skiff.shm)
+        skiff.shm->finalize();
+    skiff.shm = NULL;
+    skiff_comm_finalize();
+    skiff_req_finalize();
+    skiff_boot_finalize();
+    skiff.finalized = 1;
+}

@@ -1,0 +1,123 @@
+#include "core/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "boot/boot.h"
+#include "core/comm.h"
+#include "core/core.h"
+
+const char *skiff_call = "MPI";
+
+#define SLOTS 127 /* class | slot << 7 stays within MPI_ERR_LASTCODE (0x3fff) */
+#define CLASS_BITS 7
+
+static struct {
+    char msg[SLOTS][MPI_MAX_ERROR_STRING];
+    int next;
+} ring;
+
+/* One row per class: the text MPI_Error_string gives for a bare class. */
+#define SKIFF_ERROR_CLASSES(X)                                                                          \
+    X(MPI_SUCCESS, "no error")                                                                          \
+    X(MPI_ERR_BUFFER, "invalid buffer")                                                                 \
+    X(MPI_ERR_COUNT, "invalid count")                                                                   \
+    X(MPI_ERR_TYPE, "invalid datatype")                                                                 \
+    X(MPI_ERR_TAG, "invalid tag")                                                                       \
+    X(MPI_ERR_COMM, "invalid communicator")                                                             \
+    X(MPI_ERR_RANK, "invalid rank")                                                                     \
+    X(MPI_ERR_REQUEST, "invalid request")                                                               \
+    X(MPI_ERR_ROOT, "invalid root")                                                                     \
+    X(MPI_ERR_GROUP, "invalid group")                                                                   \
+    X(MPI_ERR_OP, "invalid operation")                                                                  \
+    X(MPI_ERR_TOPOLOGY, "invalid topology")                                                             \
+    X(MPI_ERR_DIMS, "invalid dimensions")                                                               \
+    X(MPI_ERR_ARG, "invalid argument")                                                                  \
+    X(MPI_ERR_UNKNOWN, "unknown error")                                                                 \
+    X(MPI_ERR_TRUNCATE, "message truncated")                                                            \
+    X(MPI_ERR_OTHER, "other error")                                                                     \
+    X(MPI_ERR_INTERN, "internal error")                                                                 \
+    X(MPI_ERR_PENDING, "request pending")                                                               \
+    X(MPI_ERR_IN_STATUS, "error code in status")                                                        \
+    X(MPI_ERR_NO_MEM, "out of memory")                                                                  \
+    X(MPI_ERR_UNSUPPORTED_OPERATION, "unsupported operation")                                           \
+    X(MPI_ERR_PROC_ABORTED, "a process aborted")                                                        \
+    X(MPI_ERR_ERRHANDLER, "invalid error handler")
+
+static const char *class_text(int cls)
+{
+#define X(c, s)                                                                                         \
+    case c:                                                                                             \
+        return s;
+    switch (cls) {
+        SKIFF_ERROR_CLASSES(X)
+    default:
+        return cls > 0 && cls <= MPI_ERR_ERRHANDLER ? "error" : NULL;
+    }
+#undef X
+}
+
+int skiff_err(int errclass, const char *fmt, ...)
+{
+    int slot = ring.next;
+    ring.next = (ring.next + 1) % SLOTS;
+    char *m = ring.msg[slot];
+    int n = snprintf(m, MPI_MAX_ERROR_STRING, "%s on rank %d: ", skiff_call, skiff.rank);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m + n, (size_t)(MPI_MAX_ERROR_STRING - n), fmt, ap);
+    va_end(ap);
+    return errclass | (slot + 1) << CLASS_BITS;
+}
+
+int skiff_err_class(int code)
+{
+    return code & ((1 << CLASS_BITS) - 1);
+}
+
+int skiff_err_string(int code, char *str)
+{
+    int cls = skiff_err_class(code), slot = (code >> CLASS_BITS) - 1;
+    const char *t = class_text(cls);
+    if (code < 0 || code > MPI_ERR_LASTCODE || !t)
+        return -1;
+    if (slot >= 0 && slot < SLOTS && ring.msg[slot][0])
+        snprintf(str, MPI_MAX_ERROR_STRING, "%s", ring.msg[slot]);
+    else
+        snprintf(str, MPI_MAX_ERROR_STRING, "%s", t);
+    return 0;
+}
+
+_Noreturn void skiff_abort_job(int code, const char *why)
+{
+    char line[256];
+    int n = snprintf(line, sizeof line, "skiff: rank %d: %s: ending the job (exit code %d)\n", skiff.rank, why, code);
+    ssize_t w = write(STDERR_FILENO, line, (size_t)n);
+    (void)w;
+    skiff_boot_set_state(SKIFF_RANK_ABORTED, code);
+    /* Flush what the program printed so far; the launcher tears the other ranks down. */
+    fflush(NULL);
+    _exit(code & 0xff ? code & 0xff : 1);
+}
+
+int skiff_err_handle(struct skiff_comm *comm, int code)
+{
+    if (code == MPI_SUCCESS)
+        return code;
+    if (!comm)
+        comm = skiff_comm_world.magic ? &skiff_comm_world : NULL;
+    MPI_Errhandler eh = comm ? comm->errhandler : MPI_ERRORS_ARE_FATAL;
+    if (eh == MPI_ERRORS_RETURN)
+        return code;
+    char msg[MPI_MAX_ERROR_STRING];
+    if (skiff_err_string(code, msg) != 0)
+        snprintf(msg, sizeof msg, "error code %d", code);
+    char line[MPI_MAX_ERROR_STRING + 64];
+    int n = snprintf(line, sizeof line, "skiff: %s\n", msg);
+    ssize_t w = write(STDERR_FILENO, line, (size_t)(n < (int)sizeof line ? n : (int)sizeof line - 1));
+    (void)w;
+    skiff_abort_job(skiff_err_class(code), eh == MPI_ERRORS_ABORT ? "MPI_ERRORS_ABORT" : "MPI_ERRORS_ARE_FATAL");
+}

@@ -1,0 +1,81 @@
+#include "core/progress.h"
+
+#include <sched.h>
+#include <stdio.h>
+
+#include "core/comm.h"
+#include "core/core.h"
+#include "core/pt2pt.h"
+#include "util/arch.h"
+#include "util/config.h"
+#include "util/log.h"
+#include "util/timer.h"
+
+#define YIELDS 16
+#define SLEEP_SECONDS 0.05
+
+int skiff_progress(void)
+{
+    int n = 0;
+    if (skiff.shm)
+        n += skiff.shm->progress();
+    return n + skiff_pt2pt_progress();
+}
+
+static void report_request(struct skiff_request *r, void *arg)
+{
+    (void)arg;
+    if (r->state == SKIFF_RS_DONE || r->state == SKIFF_RS_IDLE)
+        return;
+    skiff_error("  pending %s: peer %d, tag %d, %zu bytes, communicator %s", r->kind == SKIFF_REQ_SEND ? "send" : "receive",
+                r->peer, r->tag, r->bytes, r->comm ? r->comm->name : "?");
+}
+
+/* SKIFF_PROGRESS_TIMEOUT: a rank blocked that long says what it is waiting for instead of hanging mutely. */
+static void maybe_report(struct skiff_waiter *w)
+{
+    double now = skiff_now();
+    if (w->start == 0) {
+        w->start = now;
+        return;
+    }
+    if (skiff_cfg.progress_timeout <= 0 || w->reported || now - w->start < skiff_cfg.progress_timeout)
+        return;
+    w->reported = 1;
+    skiff_error("%s has been blocked for %.0f s (SKIFF_PROGRESS_TIMEOUT); pending requests:", "this rank",
+                now - w->start);
+    skiff_req_foreach(report_request, NULL);
+}
+
+void skiff_wait_step(struct skiff_waiter *w)
+{
+    if (skiff_progress()) {
+        w->polls = 0;
+        return;
+    }
+    unsigned p = ++w->polls;
+    if (SKIFF_LIKELY(p < skiff.spin_limit)) {
+        skiff_cpu_relax();
+        return;
+    }
+    if ((p & 1023) == 0 || p == skiff.spin_limit)
+        maybe_report(w);
+    if (p < skiff.spin_limit + YIELDS || skiff_pt2pt_busy()) {
+        sched_yield();
+        return;
+    }
+    /* Nothing for a while: sleep until a sender rings our doorbell. Stay in this regime (no new
+     * spin phase) until something arrives, so an idle rank costs nothing. */
+    if (skiff.shm)
+        skiff.shm->sleep(SLEEP_SECONDS);
+    else
+        sched_yield();
+    w->polls = skiff.spin_limit + YIELDS;
+}
+
+void skiff_wait_req(struct skiff_request *r)
+{
+    struct skiff_waiter w = SKIFF_WAITER_INIT;
+    while (r->state != SKIFF_RS_DONE)
+        skiff_wait_step(&w);
+}

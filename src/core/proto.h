@@ -1,0 +1,41 @@
+/* The header every skiff message carries, whatever transport moves it.
+ *
+ * Version history:
+ *   1  EAGER, RTS, CTS, DATA, FIN, ACK.
+ * Transports copy the header verbatim; only the core interprets it. Nothing in it is trusted blindly:
+ * the receiver checks lengths against the buffers it owns and request ids against its own table.
+ */
+#ifndef SKIFF_PROTO_H
+#define SKIFF_PROTO_H
+
+#include <stdint.h>
+
+#define SKIFF_PROTO_VERSION 1
+
+enum skiff_msg_type {
+    SKIFF_MSG_EAGER = 1, /* payload follows; matched against receives */
+    SKIFF_MSG_RTS,       /* ready to send: len bytes at addr in process pid; matched against receives */
+    SKIFF_MSG_CTS,       /* clear to send (pipelined copy): sreq may stream DATA to rreq */
+    SKIFF_MSG_DATA,      /* a piece of a pipelined message: len bytes at offset aux of rreq */
+    SKIFF_MSG_FIN,       /* receiver has pulled everything: sreq is complete */
+    SKIFF_MSG_ACK,       /* a synchronous-mode eager message was matched: sreq is complete */
+};
+
+#define SKIFF_MSG_F_SYNC 0x1 /* sender waits for ACK (MPI_Ssend of a small message) */
+
+struct skiff_hdr {
+    uint8_t type;
+    uint8_t flags;
+    uint16_t version;
+    int32_t src;   /* sender's rank in the communicator */
+    int32_t tag;
+    uint32_t ctx;  /* communicator context id */
+    uint64_t len;  /* message bytes (EAGER, RTS) or piece bytes (DATA) */
+    uint64_t sreq; /* sender's request id (RTS, sync EAGER, CTS, FIN, ACK) */
+    uint64_t rreq; /* receiver's request id (CTS, DATA) */
+    uint64_t aux;  /* RTS: sender's buffer address; DATA: offset; high 32 bits of RTS: unused */
+};
+
+_Static_assert(sizeof(struct skiff_hdr) == 48, "header is 48 bytes so an 8-byte message fills one cache line");
+
+#endif

@@ -1,0 +1,454 @@
+#include "core/pt2pt.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "boot/boot.h"
+#include "core/core.h"
+#include "core/error.h"
+#include "core/match.h"
+#include "util/arch.h"
+#include "util/log.h"
+
+/* A send that found no room in its transport, kept in order per peer until there is. */
+struct pending {
+    struct pending *next;
+    struct skiff_hdr h;
+    const void *payload;
+    size_t len;
+    struct skiff_request *req; /* completed once transmitted, if not NULL */
+};
+
+static struct {
+    struct pending **head, **tail; /* per job rank */
+    int npending;
+    struct skiff_request *streams; /* rendezvous sends pushing DATA pieces */
+    int active_sends;              /* sends whose peer still needs our buffer or an answer */
+} pp;
+
+static void protocol_error(int peer, const char *what, unsigned long long v)
+{
+    skiff_error("protocol error from rank %d: %s (%llu): ending the job", peer, what, v);
+    skiff_abort_job(MPI_ERR_INTERN, "protocol error");
+}
+
+static int pt2pt_init(void)
+{
+    pp.head = calloc((size_t)skiff.size, sizeof *pp.head);
+    pp.tail = calloc((size_t)skiff.size, sizeof *pp.tail);
+    return pp.head && pp.tail ? 0 : -1;
+}
+
+static void defer(int peer, const struct skiff_hdr *h, const void *payload, size_t len, struct skiff_request *req)
+{
+    if (!pp.head && pt2pt_init() != 0)
+        skiff_abort_job(MPI_ERR_NO_MEM, "out of memory for deferred sends");
+    struct pending *p = malloc(sizeof *p);
+    if (!p)
+        skiff_abort_job(MPI_ERR_NO_MEM, "out of memory for deferred sends");
+    *p = (struct pending){NULL, *h, payload, len, req};
+    if (pp.tail[peer])
+        pp.tail[peer]->next = p;
+    else
+        pp.head[peer] = p;
+    pp.tail[peer] = p;
+    pp.npending++;
+}
+
+/* Sends now if the path is free, else queues behind earlier sends to the same peer (order!).
+ * Returns 1 if the message left now. */
+static int xmit(int peer, const struct skiff_hdr *h, const void *payload, size_t len, struct skiff_request *req)
+{
+    if (peer == skiff.rank) {
+        skiff_core_incoming(peer, h, payload, len);
+        return 1;
+    }
+    if ((!pp.head || !pp.head[peer]) && skiff_transport_for(peer)->send(peer, h, payload, len) == 0)
+        return 1;
+    defer(peer, h, payload, len, req);
+    return 0;
+}
+
+static void send_ctrl(int peer, int type, uint64_t sreq, uint64_t rreq)
+{
+    struct skiff_hdr h = {.type = (uint8_t)type, .version = SKIFF_PROTO_VERSION, .sreq = sreq, .rreq = rreq};
+    xmit(peer, &h, NULL, 0, NULL);
+}
+
+void skiff_req_complete(struct skiff_request *r)
+{
+    if (r->kind == SKIFF_REQ_SEND && r->state != SKIFF_RS_DONE)
+        pp.active_sends--;
+    r->state = SKIFF_RS_DONE;
+    if (r->on_complete)
+        r->on_complete(r);
+    if (r->freed)
+        skiff_req_release(r);
+}
+
+static struct skiff_request *new_send(struct skiff_comm *c, int dest, int peer, int tag, const void *buf,
+                                      size_t bytes, int state)
+{
+    struct skiff_request *r = skiff_req_alloc(SKIFF_REQ_SEND);
+    if (!r)
+        return NULL;
+    r->comm = c;
+    r->peer = dest;
+    r->world_peer = peer;
+    r->tag = tag;
+    r->ctx = c->ctx;
+    r->buf = (void *)buf;
+    r->bytes = bytes;
+    r->state = (uint8_t)state;
+    if (state != SKIFF_RS_DONE)
+        pp.active_sends++;
+    return r;
+}
+
+/* A request that is already complete (an Isend whose data left at once). */
+static struct skiff_request *done_send(struct skiff_comm *c, int dest, int peer, int tag)
+{
+    struct skiff_request *r = new_send(c, dest, peer, tag, NULL, 0, SKIFF_RS_DONE);
+    return r;
+}
+
+int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct skiff_comm *c, int mode,
+                     int blocking, struct skiff_request **out)
+{
+    int peer = skiff_comm_world_rank(c, dest);
+    struct skiff_hdr h = {.type = SKIFF_MSG_EAGER, .version = SKIFF_PROTO_VERSION, .src = c->rank, .tag = tag,
+                          .ctx = c->ctx, .len = bytes};
+    struct skiff_request *r;
+    *out = NULL;
+    /* Self-sends are always eager: the receive side copies or parks the data at once. */
+    int eager = peer == skiff.rank || bytes <= skiff_transport_for(peer)->max_eager;
+    if (eager && mode == SKIFF_SEND_STANDARD) {
+        if (peer == skiff.rank || !pp.head || !pp.head[peer]) {
+            if (peer == skiff.rank || skiff_transport_for(peer)->send(peer, &h, buf, bytes) == 0) {
+                if (peer == skiff.rank)
+                    skiff_core_incoming(peer, &h, buf, bytes);
+                if (blocking)
+                    return MPI_SUCCESS;
+                *out = r = done_send(c, dest, peer, tag);
+                return r ? MPI_SUCCESS : skiff_err(MPI_ERR_NO_MEM, "out of request objects");
+            }
+        }
+        if (!(r = new_send(c, dest, peer, tag, buf, bytes, SKIFF_RS_POSTED)))
+            return skiff_err(MPI_ERR_NO_MEM, "out of request objects");
+        defer(peer, &h, buf, bytes, r);
+        *out = r;
+        return MPI_SUCCESS;
+    }
+    if (!(r = new_send(c, dest, peer, tag, buf, bytes, eager ? SKIFF_RS_WAIT_ACK : SKIFF_RS_WAIT_RNDV)))
+        return skiff_err(MPI_ERR_NO_MEM, "out of request objects");
+    h.sreq = skiff_req_id(r);
+    *out = r;
+    if (eager) {
+        h.flags = SKIFF_MSG_F_SYNC;
+        xmit(peer, &h, buf, bytes, NULL);
+    } else {
+        h.type = SKIFF_MSG_RTS;
+        h.aux = (uint64_t)(uintptr_t)buf;
+        xmit(peer, &h, NULL, 0, NULL);
+    }
+    return MPI_SUCCESS;
+}
+
+static void record_match(struct skiff_request *r, int peer, const struct skiff_hdr *h)
+{
+    r->world_peer = peer;
+    r->st_source = h->src;
+    r->st_tag = h->tag;
+    r->msg_len = h->len;
+    r->st_bytes = h->len < r->bytes ? h->len : r->bytes;
+    if (h->len > r->bytes)
+        r->st_error = skiff_err(MPI_ERR_TRUNCATE,
+                                "message truncated: %llu bytes arrived from rank %d, tag %d, buffer holds %zu",
+                                (unsigned long long)h->len, h->src, h->tag, r->bytes);
+}
+
+static void deliver_eager(struct skiff_request *r, int peer, const struct skiff_hdr *h, const void *payload)
+{
+    record_match(r, peer, h);
+    if (r->st_bytes)
+        memcpy(r->buf, payload, r->st_bytes);
+    if (h->flags & SKIFF_MSG_F_SYNC)
+        send_ctrl(peer, SKIFF_MSG_ACK, h->sreq, 0);
+    skiff_req_complete(r);
+}
+
+/* A matched rendezvous: pull the data in one copy if the kernel lets us, else ask for pieces. */
+static void start_rndv_recv(struct skiff_request *r, int peer, const struct skiff_hdr *h)
+{
+    record_match(r, peer, h);
+    const struct skiff_transport *t = skiff_transport_for(peer);
+    if (t->pull) {
+        int rc = t->pull(peer, h->aux, r->buf, r->st_bytes);
+        if (rc == 0 || (rc != -EPERM && rc != -ENOSYS)) {
+            if (rc && r->st_error == MPI_SUCCESS)
+                r->st_error = skiff_err(MPI_ERR_OTHER, "single-copy read of %zu bytes from rank %d failed: %s",
+                                        r->st_bytes, h->src, strerror(-rc));
+            send_ctrl(peer, SKIFF_MSG_FIN, h->sreq, 0);
+            skiff_req_complete(r);
+            return;
+        }
+    }
+    r->state = SKIFF_RS_RECV_DATA;
+    r->remote = h->sreq;
+    r->done = 0;
+    send_ctrl(peer, SKIFF_MSG_CTS, h->sreq, skiff_req_id(r));
+}
+
+static void stash(int peer, const struct skiff_hdr *h, const void *payload, size_t plen)
+{
+    struct skiff_unexp *u = malloc(sizeof *u);
+    void *data = plen ? malloc(plen) : NULL;
+    if (!u || (plen && !data))
+        skiff_abort_job(MPI_ERR_NO_MEM, "out of memory for unexpected messages");
+    if (plen)
+        memcpy(data, payload, plen);
+    *u = (struct skiff_unexp){NULL, *h, peer, data};
+    skiff_unexp_add(u);
+}
+
+static struct skiff_request *find_own(uint64_t id, int kind, int state, int peer)
+{
+    struct skiff_request *r = skiff_req_lookup(id);
+    if (!r || r->kind != kind || r->state != state || r->world_peer != peer)
+        protocol_error(peer, "message names no request of ours in that state", (unsigned long long)id);
+    return r;
+}
+
+static void on_data(int peer, const struct skiff_hdr *h, const void *payload, size_t plen)
+{
+    struct skiff_request *r = find_own(h->rreq, SKIFF_REQ_RECV, SKIFF_RS_RECV_DATA, peer);
+    if (plen != h->len || h->aux != r->done || plen > r->msg_len - r->done)
+        protocol_error(peer, "data piece out of place", (unsigned long long)h->aux);
+    if (h->aux < r->st_bytes) {
+        size_t n = r->st_bytes - h->aux < plen ? r->st_bytes - h->aux : plen;
+        memcpy((char *)r->buf + h->aux, payload, n);
+    }
+    r->done += plen;
+    if (r->done == r->msg_len)
+        skiff_req_complete(r);
+}
+
+static void on_cts(int peer, const struct skiff_hdr *h)
+{
+    struct skiff_request *s = find_own(h->sreq, SKIFF_REQ_SEND, SKIFF_RS_WAIT_RNDV, peer);
+    s->state = SKIFF_RS_STREAM;
+    s->remote = h->rreq;
+    s->done = 0;
+    s->next = pp.streams;
+    s->prev = NULL;
+    if (pp.streams)
+        pp.streams->prev = s;
+    pp.streams = s;
+}
+
+void skiff_core_incoming(int peer, const struct skiff_hdr *h, const void *payload, size_t plen)
+{
+    struct skiff_request *r;
+    switch (h->type) {
+    case SKIFF_MSG_EAGER:
+        if (plen != h->len)
+            protocol_error(peer, "eager length differs from payload", (unsigned long long)h->len);
+        if ((r = skiff_posted_take(h->ctx, h->src, h->tag)))
+            deliver_eager(r, peer, h, payload);
+        else
+            stash(peer, h, payload, plen);
+        break;
+    case SKIFF_MSG_RTS:
+        if ((r = skiff_posted_take(h->ctx, h->src, h->tag)))
+            start_rndv_recv(r, peer, h);
+        else
+            stash(peer, h, NULL, 0);
+        break;
+    case SKIFF_MSG_CTS:
+        on_cts(peer, h);
+        break;
+    case SKIFF_MSG_DATA:
+        on_data(peer, h, payload, plen);
+        break;
+    case SKIFF_MSG_FIN:
+        skiff_req_complete(find_own(h->sreq, SKIFF_REQ_SEND, SKIFF_RS_WAIT_RNDV, peer));
+        break;
+    case SKIFF_MSG_ACK:
+        skiff_req_complete(find_own(h->sreq, SKIFF_REQ_SEND, SKIFF_RS_WAIT_ACK, peer));
+        break;
+    default:
+        protocol_error(peer, "unknown message type", h->type);
+    }
+}
+
+int skiff_recv_start(void *buf, size_t bytes, int src, int tag, struct skiff_comm *c, struct skiff_request **out)
+{
+    struct skiff_request *r = skiff_req_alloc(SKIFF_REQ_RECV);
+    if (!r)
+        return skiff_err(MPI_ERR_NO_MEM, "out of request objects");
+    r->comm = c;
+    r->peer = src;
+    r->world_peer = -1;
+    r->tag = tag;
+    r->ctx = c->ctx;
+    r->buf = buf;
+    r->bytes = bytes;
+    r->state = SKIFF_RS_POSTED;
+    *out = r;
+    struct skiff_unexp *u = skiff_unexp_find(c->ctx, src, tag, 1);
+    if (!u) {
+        skiff_posted_add(r);
+        return MPI_SUCCESS;
+    }
+    if (u->h.type == SKIFF_MSG_EAGER)
+        deliver_eager(r, u->peer, &u->h, u->data);
+    else
+        start_rndv_recv(r, u->peer, &u->h);
+    free(u->data);
+    free(u);
+    return MPI_SUCCESS;
+}
+
+int skiff_probe_once(int src, int tag, struct skiff_comm *c, MPI_Status *status)
+{
+    struct skiff_unexp *u = skiff_unexp_find(c->ctx, src, tag, 0);
+    if (!u)
+        return 0;
+    if (status) {
+        status->MPI_SOURCE = u->h.src;
+        status->MPI_TAG = u->h.tag;
+        status->MPI_ERROR = MPI_SUCCESS;
+        status->MPI_internal[SKIFF_ST_BYTES_LO] = (int)(uint32_t)u->h.len;
+        status->MPI_internal[SKIFF_ST_BYTES_HI] = (int)(uint32_t)(u->h.len >> 32);
+        status->MPI_internal[SKIFF_ST_CANCELLED] = 0;
+    }
+    return 1;
+}
+
+int skiff_cancel_recv(struct skiff_request *r)
+{
+    if (r->kind != SKIFF_REQ_RECV || r->state != SKIFF_RS_POSTED)
+        return 0;
+    skiff_posted_remove(r);
+    r->cancelled = 1;
+    r->st_source = MPI_ANY_SOURCE;
+    r->st_tag = MPI_ANY_TAG;
+    r->st_bytes = 0;
+    skiff_req_complete(r);
+    return 1;
+}
+
+void skiff_status_from_req(MPI_Status *st, const struct skiff_request *r)
+{
+    if (!st)
+        return;
+    st->MPI_SOURCE = r->kind == SKIFF_REQ_RECV ? r->st_source : MPI_ANY_SOURCE;
+    st->MPI_TAG = r->kind == SKIFF_REQ_RECV ? r->st_tag : MPI_ANY_TAG;
+    st->MPI_ERROR = r->st_error;
+    size_t b = r->kind == SKIFF_REQ_RECV ? r->st_bytes : 0;
+    st->MPI_internal[SKIFF_ST_BYTES_LO] = (int)(uint32_t)b;
+    st->MPI_internal[SKIFF_ST_BYTES_HI] = (int)(uint32_t)((uint64_t)b >> 32);
+    st->MPI_internal[SKIFF_ST_CANCELLED] = r->cancelled;
+}
+
+void skiff_status_empty(MPI_Status *st, int source)
+{
+    if (!st)
+        return;
+    st->MPI_SOURCE = source;
+    st->MPI_TAG = MPI_ANY_TAG;
+    st->MPI_ERROR = MPI_SUCCESS;
+    st->MPI_internal[SKIFF_ST_BYTES_LO] = 0;
+    st->MPI_internal[SKIFF_ST_BYTES_HI] = 0;
+    st->MPI_internal[SKIFF_ST_CANCELLED] = 0;
+}
+
+static int flush_pending(void)
+{
+    int n = 0;
+    for (int peer = 0; peer < skiff.size && pp.npending; peer++) {
+        struct pending *p;
+        while ((p = pp.head[peer]) != NULL &&
+               skiff_transport_for(peer)->send(peer, &p->h, p->payload, p->len) == 0) {
+            pp.head[peer] = p->next;
+            if (!p->next)
+                pp.tail[peer] = NULL;
+            pp.npending--;
+            if (p->req)
+                skiff_req_complete(p->req);
+            free(p);
+            n++;
+        }
+    }
+    return n;
+}
+
+static void stream_done(struct skiff_request *s)
+{
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        pp.streams = s->next;
+    if (s->next)
+        s->next->prev = s->prev;
+    s->next = s->prev = NULL;
+    skiff_req_complete(s);
+}
+
+static int push_streams(void)
+{
+    int n = 0;
+    struct skiff_request *s = pp.streams, *next;
+    for (; s; s = next) {
+        next = s->next;
+        const struct skiff_transport *t = skiff_transport_for(s->world_peer);
+        while (s->done < s->bytes) {
+            size_t piece = s->bytes - s->done < t->max_piece ? s->bytes - s->done : t->max_piece;
+            struct skiff_hdr h = {.type = SKIFF_MSG_DATA, .version = SKIFF_PROTO_VERSION, .len = piece,
+                                  .rreq = s->remote, .aux = s->done};
+            if (t->send(s->world_peer, &h, (const char *)s->buf + s->done, piece) != 0)
+                break;
+            s->done += piece;
+            n++;
+        }
+        if (s->done == s->bytes)
+            stream_done(s);
+    }
+    return n;
+}
+
+int skiff_pt2pt_progress(void)
+{
+    int n = 0;
+    if (SKIFF_UNLIKELY(pp.npending))
+        n += flush_pending();
+    if (SKIFF_UNLIKELY(pp.streams != NULL))
+        n += push_streams();
+    return n;
+}
+
+int skiff_pt2pt_busy(void)
+{
+    return pp.npending || pp.streams;
+}
+
+int skiff_pt2pt_outstanding(void)
+{
+    return pp.active_sends;
+}
+
+void skiff_pt2pt_finalize(void)
+{
+    for (int peer = 0; pp.head && peer < skiff.size; peer++) {
+        while (pp.head[peer]) {
+            struct pending *p = pp.head[peer];
+            pp.head[peer] = p->next;
+            free(p);
+        }
+    }
+    free(pp.head);
+    free(pp.tail);
+    memset(&pp, 0, sizeof pp);
+}

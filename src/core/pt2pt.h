@@ -1,0 +1,47 @@
+/* Point-to-point protocol: eager for small messages, rendezvous (single-copy pull or pipelined
+ * copy) for large ones, synchronous mode, self-sends, and the matching of arrivals. */
+#ifndef SKIFF_PT2PT_H
+#define SKIFF_PT2PT_H
+
+#include <stddef.h>
+
+#include "core/comm.h"
+#include "core/request.h"
+
+enum skiff_send_mode { SKIFF_SEND_STANDARD = 0, SKIFF_SEND_SYNC = 1 };
+
+/* Starts a send; *out is the request (NULL when blocking is set and the message is already gone).
+ * Returns an MPI error code. dest is a rank in c (not MPI_PROC_NULL). */
+int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct skiff_comm *c, int mode,
+                     int blocking, struct skiff_request **out);
+/* Posts a receive; src may be MPI_ANY_SOURCE (not MPI_PROC_NULL). */
+int skiff_recv_start(void *buf, size_t bytes, int src, int tag, struct skiff_comm *c, struct skiff_request **out);
+/* Non-destructive probe of the unexpected queue: 1 and status filled if a message matches. */
+int skiff_probe_once(int src, int tag, struct skiff_comm *c, MPI_Status *status);
+/* Cancels a receive that has not matched yet; returns 1 if it was cancelled. */
+int skiff_cancel_recv(struct skiff_request *r);
+
+void skiff_req_complete(struct skiff_request *r);
+void skiff_status_from_req(MPI_Status *st, const struct skiff_request *r);
+void skiff_status_empty(MPI_Status *st, int source);
+
+/* Retries deferred sends and pushes pipelined pieces; returns the number of steps made. */
+int skiff_pt2pt_progress(void);
+/* 1 while sends wait for room in a transport: the rank must not fall asleep then. */
+int skiff_pt2pt_busy(void);
+/* Sends not yet complete (MPI_Finalize waits for them: a peer may still be reading our buffer). */
+int skiff_pt2pt_outstanding(void);
+void skiff_pt2pt_finalize(void);
+
+/* Status fields skiff keeps in MPI_internal. */
+#define SKIFF_ST_BYTES_LO 0
+#define SKIFF_ST_BYTES_HI 1
+#define SKIFF_ST_CANCELLED 2
+
+static inline size_t skiff_status_bytes(const MPI_Status *st)
+{
+    return (size_t)(uint32_t)st->MPI_internal[SKIFF_ST_BYTES_LO] |
+           (size_t)(uint32_t)st->MPI_internal[SKIFF_ST_BYTES_HI] << 32;
+}
+
+#endif

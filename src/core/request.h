@@ -1,0 +1,66 @@
+/* Requests: one object per nonblocking operation, from a pool. Peers refer to our requests by id
+ * (index and generation), never by address, so a stale or forged id is caught, not followed. */
+#ifndef SKIFF_REQUEST_H
+#define SKIFF_REQUEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mpi.h"
+
+struct skiff_comm;
+
+enum skiff_req_kind { SKIFF_REQ_SEND = 1, SKIFF_REQ_RECV };
+
+enum skiff_req_state {
+    SKIFF_RS_IDLE = 0,
+    SKIFF_RS_POSTED,    /* receive waiting for a match / eager send waiting for the transport */
+    SKIFF_RS_WAIT_ACK,  /* synchronous eager send waiting for ACK */
+    SKIFF_RS_WAIT_RNDV, /* rendezvous send waiting for FIN or CTS */
+    SKIFF_RS_STREAM,    /* rendezvous send pushing DATA pieces */
+    SKIFF_RS_RECV_DATA, /* receive collecting DATA pieces */
+    SKIFF_RS_DONE,
+};
+
+struct skiff_request {
+    uint32_t idx, gen;
+    uint8_t kind, state;
+    uint8_t freed;     /* MPI_Request_free called: release when complete */
+    uint8_t cancelled;
+    struct skiff_comm *comm;
+    int peer;          /* rank in comm, or MPI_ANY_SOURCE */
+    int world_peer;    /* job rank of the peer once known */
+    int tag;
+    uint32_t ctx;
+    void *buf;
+    size_t bytes;      /* send: message bytes; recv: buffer capacity */
+    size_t msg_len;    /* recv: bytes the sender sent */
+    size_t done;       /* DATA bytes received / pushed */
+    uint64_t remote;   /* the peer's request id (rendezvous) */
+    int st_source, st_tag, st_error;
+    size_t st_bytes;
+    struct skiff_request *next, *prev; /* posted-receive list or stream list */
+    void (*on_complete)(struct skiff_request *r); /* e.g. give a buffered send's space back */
+    void *cookie;
+};
+
+struct skiff_request *skiff_req_alloc(int kind);
+void skiff_req_release(struct skiff_request *r);
+uint64_t skiff_req_id(const struct skiff_request *r);
+/* The live request with this id, or NULL. */
+struct skiff_request *skiff_req_lookup(uint64_t id);
+/* Calls fn on every live request (deadlock reports). */
+void skiff_req_foreach(void (*fn)(struct skiff_request *r, void *arg), void *arg);
+void skiff_req_finalize(void);
+
+/* Request handle <-> object. */
+static inline MPI_Request skiff_req_handle(struct skiff_request *r)
+{
+    return (MPI_Request)(void *)r;
+}
+static inline struct skiff_request *skiff_req_of(MPI_Request h)
+{
+    return h == MPI_REQUEST_NULL ? NULL : (struct skiff_request *)(void *)h;
+}
+
+#endif

@@ -1,0 +1,155 @@
+/* MPI_Init and friends: start-up, shut-down, abort, and the questions about the environment. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/progress.h"
+#include "core/pt2pt.h"
+#include "mpi/mpi_impl.h"
+#include "util/timer.h"
+
+_Noreturn void skiff_not_initialized(void)
+{
+    fprintf(stderr, "skiff: %s called %s MPI_Init\n", skiff_call, skiff.finalized ? "after MPI_Finalize" : "before");
+    fflush(NULL);
+    _exit(1);
+}
+
+static int start(int required, int *provided)
+{
+    if (skiff.initialized)
+        return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_OTHER, "MPI is already initialized"));
+    if (skiff.finalized) {
+        fprintf(stderr, "skiff: %s called after MPI_Finalize\n", skiff_call);
+        _exit(1);
+    }
+    if (skiff_core_init() != MPI_SUCCESS) {
+        fprintf(stderr, "skiff: %s failed; see the message above\n", skiff_call);
+        skiff_abort_job(1, "MPI initialization failed");
+    }
+    /* One thread calls MPI at a time: serialized is honest, multiple is not provided. */
+    skiff.thread_level = required > MPI_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED : required;
+    if (skiff.thread_level < MPI_THREAD_SINGLE)
+        skiff.thread_level = MPI_THREAD_SINGLE;
+    if (provided)
+        *provided = skiff.thread_level;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Init(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    SKIFF_ENTER("MPI_Init");
+    return start(MPI_THREAD_SINGLE, NULL);
+}
+SKIFF_ALIAS(MPI_Init)
+
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    (void)argc;
+    (void)argv;
+    SKIFF_ENTER("MPI_Init_thread");
+    return start(required, provided);
+}
+SKIFF_ALIAS(MPI_Init_thread)
+
+int PMPI_Initialized(int *flag)
+{
+    *flag = skiff.initialized;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Initialized)
+
+int PMPI_Finalized(int *flag)
+{
+    *flag = skiff.finalized;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Finalized)
+
+int PMPI_Query_thread(int *provided)
+{
+    SKIFF_ENTER("MPI_Query_thread");
+    SKIFF_REQUIRE_INIT();
+    *provided = skiff.thread_level;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Query_thread)
+
+int PMPI_Is_thread_main(int *flag)
+{
+    SKIFF_ENTER("MPI_Is_thread_main");
+    SKIFF_REQUIRE_INIT();
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Is_thread_main)
+
+int PMPI_Finalize(void)
+{
+    SKIFF_ENTER("MPI_Finalize");
+    SKIFF_REQUIRE_INIT();
+    /* A peer may still be reading one of our send buffers or waiting for our data pieces. */
+    struct skiff_waiter w = SKIFF_WAITER_INIT;
+    while (skiff_pt2pt_outstanding() || skiff_pt2pt_busy())
+        skiff_wait_step(&w);
+    skiff_core_finalize();
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Finalize)
+
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+    SKIFF_ENTER("MPI_Abort");
+    struct skiff_comm *c = skiff_comm_get(comm);
+    char why[160];
+    snprintf(why, sizeof why, "MPI_Abort(%s, %d) called", c ? c->name : "?", errorcode);
+    skiff_abort_job(errorcode, why);
+}
+SKIFF_ALIAS(MPI_Abort)
+
+int PMPI_Get_version(int *version, int *subversion)
+{
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Get_version)
+
+int PMPI_Get_library_version(char *version, int *resultlen)
+{
+    int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                     "skiff %s (MPI %d.%d standard ABI subset; shared-memory transport)", SKIFF_VERSION, MPI_VERSION,
+                     MPI_SUBVERSION);
+    *resultlen = n;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Get_library_version)
+
+int PMPI_Get_processor_name(char *name, int *resultlen)
+{
+    SKIFF_ENTER("MPI_Get_processor_name");
+    if (gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0)
+        snprintf(name, MPI_MAX_PROCESSOR_NAME, "localhost");
+    name[MPI_MAX_PROCESSOR_NAME - 1] = '\0';
+    *resultlen = (int)strlen(name);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Get_processor_name)
+
+double PMPI_Wtime(void)
+{
+    return skiff_now();
+}
+SKIFF_ALIAS(MPI_Wtime)
+
+double PMPI_Wtick(void)
+{
+    struct timespec ts;
+    clock_getres(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+SKIFF_ALIAS(MPI_Wtick)

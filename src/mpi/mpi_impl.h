@@ -1,0 +1,112 @@
+/* Shared by the MPI_* entry points: export rules, the "which call is this" marker, argument checks.
+ * Every check composes a message naming the call, the rank and the offending values. */
+#ifndef SKIFF_MPI_IMPL_H
+#define SKIFF_MPI_IMPL_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mpi.h"
+
+#include "core/comm.h"
+#include "core/core.h"
+#include "core/datatype.h"
+#include "core/error.h"
+#include "util/arch.h"
+
+/* Every MPI_X is the weak alias of PMPI_X, so a profiler may define MPI_X and call PMPI_X. */
+#define SKIFF_PRAGMA(x) _Pragma(#x)
+#define SKIFF_ALIAS(name) SKIFF_PRAGMA(weak name = P##name)
+
+#define SKIFF_TAG_UB INT_MAX
+
+#define SKIFF_ENTER(name) (skiff_call = (name))
+
+/* Before MPI_Init or after MPI_Finalize the only safe answer is to stop: no handler is set up. */
+#define SKIFF_REQUIRE_INIT()                                                                             \
+    do {                                                                                                 \
+        if (SKIFF_UNLIKELY(!skiff.initialized || skiff.finalized))                                        \
+            skiff_not_initialized();                                                                     \
+    } while (0)
+
+_Noreturn void skiff_not_initialized(void);
+
+static inline int skiff_check_comm(MPI_Comm h, struct skiff_comm **out)
+{
+    struct skiff_comm *c = skiff_comm_get(h);
+    if (SKIFF_UNLIKELY(!c))
+        return skiff_err(MPI_ERR_COMM, "invalid communicator %s",
+                         h == MPI_COMM_NULL ? "(MPI_COMM_NULL)" : "(not a communicator)");
+    *out = c;
+    return MPI_SUCCESS;
+}
+
+static inline int skiff_check_count(int count)
+{
+    return SKIFF_LIKELY(count >= 0) ? MPI_SUCCESS : skiff_err(MPI_ERR_COUNT, "invalid count %d (must be >= 0)", count);
+}
+
+/* Checks the datatype and gives the bytes count elements occupy. */
+static inline int skiff_check_type(MPI_Datatype dt, int count, size_t *bytes)
+{
+    const struct skiff_type *t = skiff_type_get(dt);
+    if (SKIFF_UNLIKELY(!t))
+        return skiff_err(MPI_ERR_TYPE, "invalid datatype %s",
+                         dt == MPI_DATATYPE_NULL ? "(MPI_DATATYPE_NULL)" : "(not a datatype)");
+    *bytes = (size_t)count * t->extent;
+    return MPI_SUCCESS;
+}
+
+static inline int skiff_check_buf(const void *buf, int count)
+{
+    return SKIFF_LIKELY(buf || count == 0)
+               ? MPI_SUCCESS
+               : skiff_err(MPI_ERR_BUFFER, "buffer is NULL but count is %d", count);
+}
+
+/* Destination ranks: 0..size-1 or MPI_PROC_NULL. */
+static inline int skiff_check_dest(const struct skiff_comm *c, int r)
+{
+    if (SKIFF_LIKELY(r >= 0 && r < c->size) || r == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    return skiff_err(MPI_ERR_RANK, "invalid rank %d (communicator %s has %d ranks)", r, c->name, c->size);
+}
+
+/* Source ranks: also MPI_ANY_SOURCE. */
+static inline int skiff_check_source(const struct skiff_comm *c, int r)
+{
+    return r == MPI_ANY_SOURCE ? MPI_SUCCESS : skiff_check_dest(c, r);
+}
+
+static inline int skiff_check_send_tag(int tag)
+{
+    return SKIFF_LIKELY(tag >= 0) ? MPI_SUCCESS
+                                  : skiff_err(MPI_ERR_TAG, "invalid tag %d (valid tags are 0..%d)", tag, SKIFF_TAG_UB);
+}
+
+static inline int skiff_check_recv_tag(int tag)
+{
+    return tag == MPI_ANY_TAG ? MPI_SUCCESS : skiff_check_send_tag(tag);
+}
+
+/* The common checks of a send or receive; c is set on success. */
+static inline int skiff_check_p2p(const void *buf, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
+                                  int is_recv, struct skiff_comm **c, size_t *bytes)
+{
+    int rc;
+    if ((rc = skiff_check_comm(comm, c)) || (rc = skiff_check_count(count)) ||
+        (rc = skiff_check_type(dt, count, bytes)) || (rc = skiff_check_buf(buf, count)) ||
+        (rc = is_recv ? skiff_check_source(*c, peer) : skiff_check_dest(*c, peer)) ||
+        (rc = is_recv ? skiff_check_recv_tag(tag) : skiff_check_send_tag(tag)))
+        return rc;
+    return MPI_SUCCESS;
+}
+
+/* Applies the error handler of comm (or MPI_COMM_WORLD's when comm is not valid). */
+static inline int skiff_fail(MPI_Comm comm, int rc)
+{
+    return skiff_err_handle(skiff_comm_get(comm), rc);
+}
+
+#endif

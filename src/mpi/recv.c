@@ -1,0 +1,175 @@
+/* Receives, probes and the combined send-receive calls. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/progress.h"
+#include "core/pt2pt.h"
+#include "mpi/mpi_impl.h"
+
+/* Completes r, fills status, releases r and applies the handler to any error it carried. */
+static int finish(struct skiff_request *r, MPI_Status *status)
+{
+    if (r->state != SKIFF_RS_DONE)
+        skiff_wait_req(r);
+    skiff_status_from_req(status, r);
+    int rc = r->st_error;
+    struct skiff_comm *c = r->comm;
+    skiff_req_release(r);
+    return rc ? skiff_err_handle(c, rc) : MPI_SUCCESS;
+}
+
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    struct skiff_comm *c = NULL;
+    size_t bytes = 0;
+    SKIFF_ENTER("MPI_Recv");
+    SKIFF_REQUIRE_INIT();
+    int rc = skiff_check_p2p(buf, count, datatype, source, tag, comm, 1, &c, &bytes);
+    if (SKIFF_UNLIKELY(rc))
+        return skiff_fail(comm, rc);
+    if (SKIFF_UNLIKELY(source == MPI_PROC_NULL)) {
+        skiff_status_empty(status, MPI_PROC_NULL);
+        return MPI_SUCCESS;
+    }
+    struct skiff_request *r = NULL;
+    if ((rc = skiff_recv_start(buf, bytes, source, tag, c, &r)))
+        return skiff_fail(comm, rc);
+    return finish(r, status);
+}
+SKIFF_ALIAS(MPI_Recv)
+
+/* A receive from MPI_PROC_NULL: complete at once with the empty status. */
+static int null_recv(MPI_Comm comm, MPI_Request *request)
+{
+    struct skiff_request *r = skiff_req_alloc(SKIFF_REQ_RECV);
+    if (!r)
+        return skiff_fail(comm, skiff_err(MPI_ERR_NO_MEM, "out of request objects"));
+    r->state = SKIFF_RS_DONE;
+    r->comm = skiff_comm_get(comm);
+    r->st_source = MPI_PROC_NULL;
+    r->st_tag = MPI_ANY_TAG;
+    *request = skiff_req_handle(r);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    struct skiff_comm *c = NULL;
+    size_t bytes = 0;
+    SKIFF_ENTER("MPI_Irecv");
+    SKIFF_REQUIRE_INIT();
+    int rc = skiff_check_p2p(buf, count, datatype, source, tag, comm, 1, &c, &bytes);
+    if (SKIFF_UNLIKELY(rc))
+        return skiff_fail(comm, rc);
+    if (SKIFF_UNLIKELY(source == MPI_PROC_NULL))
+        return null_recv(comm, request);
+    struct skiff_request *r = NULL;
+    if ((rc = skiff_recv_start(buf, bytes, source, tag, c, &r)))
+        return skiff_fail(comm, rc);
+    *request = skiff_req_handle(r);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Irecv)
+
+static int check_probe(int source, int tag, MPI_Comm comm, struct skiff_comm **c)
+{
+    int rc;
+    if ((rc = skiff_check_comm(comm, c)) || (rc = skiff_check_source(*c, source)) || (rc = skiff_check_recv_tag(tag)))
+        return rc;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    struct skiff_comm *c = NULL;
+    SKIFF_ENTER("MPI_Probe");
+    SKIFF_REQUIRE_INIT();
+    int rc = check_probe(source, tag, comm, &c);
+    if (rc)
+        return skiff_fail(comm, rc);
+    if (source == MPI_PROC_NULL) {
+        skiff_status_empty(status, MPI_PROC_NULL);
+        return MPI_SUCCESS;
+    }
+    struct skiff_waiter w = SKIFF_WAITER_INIT;
+    while (!skiff_probe_once(source, tag, c, status))
+        skiff_wait_step(&w);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Probe)
+
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    struct skiff_comm *c = NULL;
+    SKIFF_ENTER("MPI_Iprobe");
+    SKIFF_REQUIRE_INIT();
+    int rc = check_probe(source, tag, comm, &c);
+    if (rc)
+        return skiff_fail(comm, rc);
+    if (source == MPI_PROC_NULL) {
+        skiff_status_empty(status, MPI_PROC_NULL);
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    *flag = skiff_probe_once(source, tag, c, status);
+    if (!*flag) {
+        skiff_progress();
+        *flag = skiff_probe_once(source, tag, c, status);
+    }
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Iprobe)
+
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    struct skiff_comm *c = NULL;
+    size_t sbytes = 0, rbytes = 0;
+    SKIFF_ENTER("MPI_Sendrecv");
+    SKIFF_REQUIRE_INIT();
+    int rc = skiff_check_p2p(sendbuf, sendcount, sendtype, dest, sendtag, comm, 0, &c, &sbytes);
+    if (!rc)
+        rc = skiff_check_p2p(recvbuf, recvcount, recvtype, source, recvtag, comm, 1, &c, &rbytes);
+    if (rc)
+        return skiff_fail(comm, rc);
+    struct skiff_request *rr = NULL, *sr = NULL;
+    if (source != MPI_PROC_NULL && (rc = skiff_recv_start(recvbuf, rbytes, source, recvtag, c, &rr)))
+        return skiff_fail(comm, rc);
+    if (dest != MPI_PROC_NULL && (rc = skiff_send_start(sendbuf, sbytes, dest, sendtag, c, SKIFF_SEND_STANDARD, 1, &sr)))
+        return skiff_fail(comm, rc);
+    if (sr) {
+        skiff_wait_req(sr);
+        skiff_req_release(sr);
+    }
+    if (!rr) {
+        skiff_status_empty(status, MPI_PROC_NULL);
+        return MPI_SUCCESS;
+    }
+    return finish(rr, status);
+}
+SKIFF_ALIAS(MPI_Sendrecv)
+
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+                          MPI_Comm comm, MPI_Status *status)
+{
+    struct skiff_comm *c = NULL;
+    size_t bytes = 0;
+    SKIFF_ENTER("MPI_Sendrecv_replace");
+    SKIFF_REQUIRE_INIT();
+    int rc = skiff_check_p2p(buf, count, datatype, dest, sendtag, comm, 0, &c, &bytes);
+    if (!rc)
+        rc = skiff_check_p2p(buf, count, datatype, source, recvtag, comm, 1, &c, &bytes);
+    if (rc)
+        return skiff_fail(comm, rc);
+    /* The outgoing data must survive the incoming overwrite: send from a copy. */
+    void *copy = bytes ? malloc(bytes) : NULL;
+    if (bytes && !copy)
+        return skiff_fail(comm, skiff_err(MPI_ERR_NO_MEM, "cannot allocate %zu bytes for the outgoing copy", bytes));
+    if (bytes)
+        memcpy(copy, buf, bytes);
+    rc = PMPI_Sendrecv(copy, count, datatype, dest, sendtag, buf, count, datatype, source, recvtag, comm, status);
+    free(copy);
+    return rc;
+}
+SKIFF_ALIAS(MPI_Sendrecv_replace)

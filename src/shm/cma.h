@@ -1,0 +1,16 @@
+/* Single-copy transfers between processes with process_vm_readv (cross-memory attach). */
+#ifndef SKIFF_SHM_CMA_H
+#define SKIFF_SHM_CMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* 1 if this kernel lets us read a peer's memory, else 0 (containers often forbid it). Also lets
+ * peers read us where Yama restricts ptrace to descendants. */
+int skiff_cma_probe(void);
+
+/* Reads len bytes at remote_addr in process pid into dst; 0 or -errno. */
+int skiff_cma_read(pid_t pid, uint64_t remote_addr, void *dst, size_t len);
+
+#endif

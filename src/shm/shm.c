@@ -1,0 +1,254 @@
+/* The shared-memory transport: per-pair fast boxes for small messages, the receiver's lock-free
+ * queue of cells for everything larger (or when a fast box is full), futex doorbells for sleepers,
+ * process_vm_readv for single-copy pulls.
+ *
+ * Ordering per pair: a sender uses the fast box only while none of its queue cells to that receiver
+ * is unconsumed, and the receiver drains a sender's fast box before it handles that sender's next
+ * cell. So a pair's messages are delivered in the order they were sent, whichever path each took.
+ */
+#include "shm/shm.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boot/boot.h"
+#include "shm/cma.h"
+#include "shm/doorbell.h"
+#include "shm/fbox.h"
+#include "shm/queue.h"
+#include "util/config.h"
+#include "util/log.h"
+
+static struct {
+    unsigned char *base;
+    struct skiff_shm_layout l;
+    int me, n;
+    struct skiff_shm_mailbox *mailbox; /* indexed by receiver */
+    struct skiff_fbox_tx *tx;          /* me -> peer */
+    struct skiff_fbox_rx *rx;          /* peer -> me */
+    uint64_t *q_sent;                  /* cells sent to each peer */
+    uint64_t *q_recv;                  /* cells received from each peer */
+    uint64_t *q_known;                 /* last q_done read per peer: spares a shared read per send */
+    struct skiff_cell_pool pool;
+    size_t fbox_max;
+    int cma;
+} shm;
+
+static struct skiff_fbox_ctl *fctl(int sender, int receiver)
+{
+    return (struct skiff_fbox_ctl *)(shm.base + shm.l.off_fctl) + skiff_pair(&shm.l, sender, receiver);
+}
+
+static unsigned char *fring(int sender, int receiver)
+{
+    return shm.base + shm.l.off_fbox + skiff_pair(&shm.l, sender, receiver) * shm.l.fbox_size;
+}
+
+static unsigned char *pool_of(int rank)
+{
+    return shm.base + shm.l.off_cells + (size_t)rank * shm.l.ncells * shm.l.cell_stride;
+}
+
+static void ring_bell(int peer)
+{
+    struct skiff_shm_mailbox *mb = &shm.mailbox[peer];
+    /* Pairs with the fence in shm_sleep: either the peer sees our message, or we see it asleep. */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&mb->sleeping, memory_order_relaxed)) {
+        atomic_fetch_add_explicit(&mb->bell, 1, memory_order_relaxed);
+        skiff_futex_wake(&mb->bell);
+    }
+}
+
+/* 1 when the peer has consumed every cell we queued to it, so the fast box cannot overtake one. */
+static inline int queue_idle(int peer)
+{
+    if (shm.q_sent[peer] == shm.q_known[peer])
+        return 1;
+    shm.q_known[peer] = atomic_load_explicit(&fctl(shm.me, peer)->q_done, memory_order_acquire);
+    return shm.q_sent[peer] == shm.q_known[peer];
+}
+
+static int shm_send(int peer, const struct skiff_hdr *h, const void *payload, size_t len)
+{
+    if (len <= shm.fbox_max && queue_idle(peer) && skiff_fbox_push(&shm.tx[peer], h, payload, len) == 0) {
+        ring_bell(peer);
+        return 0;
+    }
+    struct skiff_cell *c = skiff_cell_alloc(&shm.pool);
+    if (!c)
+        return -EAGAIN;
+    c->hdr = *h;
+    c->plen = (uint32_t)len;
+    if (len)
+        memcpy(c->payload, payload, len);
+    shm.q_sent[peer]++;
+    skiff_queue_push(shm.base, &shm.mailbox[peer], (uint64_t)((unsigned char *)c - shm.base));
+    ring_bell(peer);
+    return 0;
+}
+
+static void corrupt(const char *what, int peer, unsigned long long value)
+{
+    skiff_error("shared memory from rank %d is corrupt (%s = %llu): ending the job", peer, what, value);
+    skiff_boot_set_state(SKIFF_RANK_ABORTED, 1);
+    _Exit(1);
+}
+
+static int drain_fbox(int peer)
+{
+    int n = 0;
+    struct skiff_fbox_rx *rx = &shm.rx[peer];
+    const struct skiff_fbox_entry *e;
+    while ((e = skiff_fbox_peek(rx)) != NULL) {
+        if (e == SKIFF_FBOX_CORRUPT)
+            corrupt("fast box entry length", peer, 0);
+        skiff_core_incoming(peer, &e->hdr, e->payload, e->plen);
+        skiff_fbox_pop(rx, e);
+        n++;
+    }
+    return n;
+}
+
+/* Which rank owns the cell at off; a peer cannot make us touch memory outside the cell pools. */
+static int cell_owner(uint64_t off)
+{
+    uint64_t rel = off - shm.l.off_cells;
+    if (off < shm.l.off_cells || rel % shm.l.cell_stride != 0 || rel / shm.l.cell_stride >= (uint64_t)shm.n * shm.l.ncells)
+        corrupt("queue cell offset", -1, off);
+    return (int)(rel / shm.l.cell_stride / shm.l.ncells);
+}
+
+static int drain_queue(void)
+{
+    int n = 0;
+    uint64_t off;
+    while ((off = skiff_queue_pop(shm.base, &shm.mailbox[shm.me])) != 0) {
+        int peer = cell_owner(off);
+        struct skiff_cell *c = (struct skiff_cell *)(shm.base + off);
+        if (c->plen > shm.l.cell_payload)
+            corrupt("queue cell length", peer, c->plen);
+        n += drain_fbox(peer); /* everything the peer put in its fast box precedes this cell */
+        skiff_core_incoming(peer, &c->hdr, c->payload, c->plen);
+        atomic_store_explicit(&fctl(peer, shm.me)->q_done, ++shm.q_recv[peer], memory_order_release);
+        skiff_cell_release(c);
+        n++;
+    }
+    return n;
+}
+
+static int shm_progress(void)
+{
+    int n = 0;
+    for (int p = 0; p < shm.n; p++)
+        if (p != shm.me)
+            n += drain_fbox(p);
+    return n + drain_queue();
+}
+
+static int anything_waiting(void)
+{
+    if (!skiff_queue_empty(&shm.mailbox[shm.me]))
+        return 1;
+    for (int p = 0; p < shm.n; p++)
+        if (p != shm.me && skiff_fbox_peek(&shm.rx[p]) != NULL)
+            return 1;
+    return 0;
+}
+
+static void shm_sleep(double seconds)
+{
+    struct skiff_shm_mailbox *mb = &shm.mailbox[shm.me];
+    uint32_t v = atomic_load_explicit(&mb->bell, memory_order_relaxed);
+    atomic_store_explicit(&mb->sleeping, 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_seq_cst);
+    if (!anything_waiting())
+        skiff_futex_wait(&mb->bell, v, seconds);
+    atomic_store_explicit(&mb->sleeping, 0, memory_order_relaxed);
+}
+
+static int shm_pull(int peer, uint64_t remote_addr, void *dst, size_t len)
+{
+    int rc = skiff_cma_read(skiff_boot_pid(peer), remote_addr, dst, len);
+    if (rc == -EPERM || rc == -ENOSYS) {
+        skiff_log(SKIFF_LOG_INFO, "process_vm_readv from rank %d refused (%s): using pipelined copies", peer,
+                  strerror(-rc));
+        shm.cma = 0;
+    }
+    return rc;
+}
+
+static void shm_finalize(void)
+{
+    free(shm.tx);
+    free(shm.rx);
+    free(shm.q_sent);
+    free(shm.q_recv);
+    free(shm.q_known);
+    memset(&shm, 0, sizeof shm);
+}
+
+static struct skiff_transport shm_ops = {
+    .name = "shm",
+    .send = shm_send,
+    .progress = shm_progress,
+    .sleep = shm_sleep,
+    .pull = shm_pull,
+    .finalize = shm_finalize,
+};
+
+int skiff_shm_single_copy(void)
+{
+    return shm.cma;
+}
+
+static int setup_cma(void)
+{
+    int ok = skiff_cma_probe();
+    if (skiff_cfg.shm_cma == 1 && !ok) {
+        skiff_error("SKIFF_SHM_CMA=1 but this kernel forbids process_vm_readv");
+        return -1;
+    }
+    shm.cma = skiff_cfg.shm_cma != 0 && ok;
+    shm_ops.pull = shm.cma ? shm_pull : NULL;
+    return 0;
+}
+
+static void setup_pairs(void)
+{
+    for (int p = 0; p < shm.n; p++) {
+        shm.tx[p] = (struct skiff_fbox_tx){fring(shm.me, p), fctl(shm.me, p), shm.l.fbox_size, 0, 0};
+        shm.rx[p] = (struct skiff_fbox_rx){fring(p, shm.me), fctl(p, shm.me), shm.l.fbox_size, 0};
+    }
+    shm.pool = (struct skiff_cell_pool){pool_of(shm.me), shm.l.cell_stride, shm.l.ncells, 0};
+}
+
+const struct skiff_transport *skiff_shm_init(void)
+{
+    shm.me = skiff_boot.rank;
+    shm.n = skiff_boot.size;
+    skiff_shm_layout_compute(&shm.l, (uint32_t)shm.n, skiff_job_header_size((uint32_t)shm.n), skiff_cfg.shm_fbox,
+                             skiff_cfg.shm_cell, (uint32_t)skiff_cfg.shm_cells);
+    shm.base = skiff_boot_map(shm.l.total);
+    if (!shm.base)
+        return NULL;
+    shm.mailbox = (struct skiff_shm_mailbox *)(shm.base + shm.l.off_mailbox);
+    shm.tx = calloc((size_t)shm.n, sizeof *shm.tx);
+    shm.rx = calloc((size_t)shm.n, sizeof *shm.rx);
+    shm.q_sent = calloc((size_t)shm.n, sizeof *shm.q_sent);
+    shm.q_recv = calloc((size_t)shm.n, sizeof *shm.q_recv);
+    shm.q_known = calloc((size_t)shm.n, sizeof *shm.q_known);
+    if (!shm.tx || !shm.rx || !shm.q_sent || !shm.q_recv || !shm.q_known || setup_cma()) {
+        shm_finalize();
+        return NULL;
+    }
+    setup_pairs();
+    shm.fbox_max = skiff_fbox_max_payload(shm.l.fbox_size);
+    shm_ops.max_eager = skiff_cfg.shm_eager;
+    shm_ops.max_piece = shm.l.cell_payload;
+    skiff_log(SKIFF_LOG_DEBUG, "shm: %d ranks, segment %zu bytes, fast box %zu, cell %zu x %u, single copy %s",
+              shm.n, shm.l.total, shm.l.fbox_size, shm.l.cell_payload, shm.l.ncells, shm.cma ? "yes" : "no");
+    return &shm_ops;
+}

@@ -1,0 +1,104 @@
+#include "util/config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct skiff_config skiff_cfg;
+
+const struct skiff_config_row skiff_config_table[] = {
+    {"SKIFF_DEBUG", "0", "log level: 0 errors, 1 info, 2 debug (to stderr, prefixed with the rank)"},
+    {"SKIFF_SHM_CMA", "auto", "large shared-memory messages: 1 single copy (process_vm_readv), 0 pipelined copy, auto probes"},
+    {"SKIFF_SHM_EAGER", "16384", "largest message (bytes) sent eagerly over shared memory; larger ones use rendezvous"},
+    {"SKIFF_SHM_FBOX", "16384", "bytes of each per-pair fast box ring (rounded to a power of two, 4 KiB minimum)"},
+    {"SKIFF_SHM_CELL", "32768", "payload bytes of one shared-memory queue cell (eager and pipelined copies)"},
+    {"SKIFF_SHM_CELLS", "32", "queue cells owned by each rank"},
+    {"SKIFF_SPIN", "auto", "polls before a waiting rank yields the CPU (auto: long when ranks <= cores, short when oversubscribed)"},
+    {"SKIFF_PROGRESS_TIMEOUT", "0", "seconds a blocking call may wait before it prints its pending requests (0 = never)"},
+    {NULL, NULL, NULL},
+};
+
+static int bad(const char *name, const char *val, const char *why)
+{
+    fprintf(stderr, "skiff: %s=%s: %s\n", name, val, why);
+    return -1;
+}
+
+static int get_size(const char *name, size_t dflt, size_t min, size_t max, size_t *out)
+{
+    const char *v = getenv(name);
+    if (!v || !*v) {
+        *out = dflt;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (*end == 'k' || *end == 'K') { x <<= 10; end++; }
+    else if (*end == 'm' || *end == 'M') { x <<= 20; end++; }
+    if (errno || *end || x < min || x > max) {
+        char why[96];
+        snprintf(why, sizeof why, "expected a size between %zu and %zu bytes", min, max);
+        return bad(name, v, why);
+    }
+    *out = (size_t)x;
+    return 0;
+}
+
+static int get_int(const char *name, int dflt, int min, int max, int *out)
+{
+    size_t x;
+    if (get_size(name, (size_t)(dflt < 0 ? 0 : dflt), (size_t)min, (size_t)max, &x))
+        return -1;
+    *out = getenv(name) && *getenv(name) ? (int)x : dflt;
+    return 0;
+}
+
+static int get_auto_int(const char *name, int min, int max, int *out)
+{
+    const char *v = getenv(name);
+    if (!v || !*v || strcmp(v, "auto") == 0) {
+        *out = -1;
+        return 0;
+    }
+    return get_int(name, -1, min, max, out);
+}
+
+int skiff_config_load(void)
+{
+    struct skiff_config c;
+    const char *t = getenv("SKIFF_PROGRESS_TIMEOUT");
+    int rc = 0;
+    rc |= get_int("SKIFF_DEBUG", 0, 0, 3, &c.debug);
+    rc |= get_auto_int("SKIFF_SHM_CMA", 0, 1, &c.shm_cma);
+    rc |= get_size("SKIFF_SHM_EAGER", 16384, 0, 1 << 20, &c.shm_eager);
+    rc |= get_size("SKIFF_SHM_FBOX", 16384, 4096, 1 << 22, &c.shm_fbox);
+    rc |= get_size("SKIFF_SHM_CELL", 32768, 4096, 1 << 22, &c.shm_cell);
+    rc |= get_int("SKIFF_SHM_CELLS", 32, 4, 4096, &c.shm_cells);
+    rc |= get_auto_int("SKIFF_SPIN", 0, 1 << 30, &c.spin);
+    c.progress_timeout = 0;
+    if (t && *t) {
+        char *end;
+        c.progress_timeout = strtod(t, &end);
+        if (*end || c.progress_timeout < 0)
+            rc |= bad("SKIFF_PROGRESS_TIMEOUT", t, "expected seconds >= 0");
+    }
+    /* The fast box is a ring indexed by masking: keep it a power of two. */
+    size_t p = 4096;
+    while (p < c.shm_fbox)
+        p <<= 1;
+    c.shm_fbox = p;
+    if (c.shm_eager > c.shm_cell)
+        c.shm_eager = c.shm_cell;
+    if (rc)
+        return -1;
+    skiff_cfg = c;
+    return 0;
+}
+
+const char *skiff_config_launch_var(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : NULL;
+}

@@ -1,0 +1,34 @@
+/* Every SKIFF_* environment variable is read here, once, at MPI_Init: one table, one place. */
+#ifndef SKIFF_CONFIG_H
+#define SKIFF_CONFIG_H
+
+#include <stddef.h>
+
+struct skiff_config {
+    int debug;                  /* SKIFF_DEBUG: log level (0 errors only, 1 info, 2 debug) */
+    int shm_cma;                /* SKIFF_SHM_CMA: -1 probe, 0 never, 1 require single-copy */
+    size_t shm_eager;           /* SKIFF_SHM_EAGER: largest message sent eagerly (bytes) */
+    size_t shm_fbox;            /* SKIFF_SHM_FBOX: bytes of each per-pair fast box ring */
+    size_t shm_cell;            /* SKIFF_SHM_CELL: payload bytes of one queue cell */
+    int shm_cells;              /* SKIFF_SHM_CELLS: cells owned by each rank */
+    int spin;                   /* SKIFF_SPIN: polls before yielding (-1 = automatic) */
+    double progress_timeout;    /* SKIFF_PROGRESS_TIMEOUT: seconds blocked before a deadlock report (0 off) */
+};
+
+/* One row per variable, for skiff-info and docs/: name, default, what it does. */
+struct skiff_config_row {
+    const char *name;
+    const char *dflt;
+    const char *help;
+};
+
+extern struct skiff_config skiff_cfg;
+extern const struct skiff_config_row skiff_config_table[];
+
+/* Returns 0, or -1 with a message on stderr naming the bad variable. */
+int skiff_config_load(void);
+
+/* Launcher-provided variables (rank, size, job fd, ...), read only by src/boot. */
+const char *skiff_config_launch_var(const char *name);
+
+#endif

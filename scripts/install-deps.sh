@@ -1,0 +1,21 @@
+#!/bin/sh
+# Installs what skiff needs to build, test and compare itself, from Debian's packages.
+# Does nothing when everything is already there; uses sudo when not run as root.
+set -eu
+
+PKGS="build-essential cmake pkg-config libhwloc-dev hwloc libcmocka-dev gnuplot-nox
+      mpich libmpich-dev openmpi-bin libopenmpi-dev python3 procps"
+
+missing=""
+for p in $PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: installing:$missing"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,24 @@
+#!/bin/sh
+# The whole test suite, as CI runs it: a release build and an AddressSanitizer +
+# UndefinedBehaviorSanitizer build, each with every unit and multi-rank test.
+set -eu
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh
+jobs=$(nproc)
+
+run_suite() { # build-dir, extra cmake args...
+    dir=$1
+    shift
+    echo "== $dir: configure and build"
+    cmake -S . -B "$dir" "$@" >/dev/null
+    cmake --build "$dir" -j "$jobs" >/dev/null
+    echo "== $dir: tests"
+    (cd "$dir" && ctest --output-on-failure -j "$jobs" --timeout 300)
+}
+
+run_suite build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+# Leak checking stays on; ASAN also checks the launcher. abort_on_error keeps failures loud.
+ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    run_suite build-asan -DCMAKE_BUILD_TYPE=Debug -DSKIFF_SANITIZE=ON
+echo "== all suites passed"

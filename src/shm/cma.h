@@ -10,6 +10,11 @@
  * peers read us where Yama restricts ptrace to descendants. */
 int skiff_cma_probe(void);
 
+/* 1 if a single-copy read runs at least at a good fraction of memcpy speed. On some virtual
+ * machines pinning the peer's pages costs more than the second copy it saves: there the pipelined
+ * copy through shared memory (both cores copying at once) is faster. */
+int skiff_cma_worthwhile(void);
+
 /* Reads len bytes at remote_addr in process pid into dst; 0 or -errno. */
 int skiff_cma_read(pid_t pid, uint64_t remote_addr, void *dst, size_t len);
 

@@ -36,6 +36,8 @@ static struct {
     int cma;
 } shm;
 
+static struct skiff_transport shm_ops;
+
 static struct skiff_fbox_ctl *fctl(int sender, int receiver)
 {
     return (struct skiff_fbox_ctl *)(shm.base + shm.l.off_fctl) + skiff_pair(&shm.l, sender, receiver);
@@ -176,6 +178,7 @@ static int shm_pull(int peer, uint64_t remote_addr, void *dst, size_t len)
         skiff_log(SKIFF_LOG_INFO, "process_vm_readv from rank %d refused (%s): using pipelined copies", peer,
                   strerror(-rc));
         shm.cma = 0;
+        shm_ops.pull = NULL;
     }
     return rc;
 }
@@ -211,7 +214,7 @@ static int setup_cma(void)
         skiff_error("SKIFF_SHM_CMA=1 but this kernel forbids process_vm_readv");
         return -1;
     }
-    shm.cma = skiff_cfg.shm_cma != 0 && ok;
+    shm.cma = ok && (skiff_cfg.shm_cma == 1 || (skiff_cfg.shm_cma == -1 && skiff_cma_worthwhile()));
     shm_ops.pull = shm.cma ? shm_pull : NULL;
     return 0;
 }

@@ -340,7 +340,7 @@ static bool judge(const struct job *job, int r, int ws, char *msg, size_t len, i
     int pid = (int)job->ranks[r].pid;
     if (state == SKIFF_RANK_ABORTED) {
         int code = job->hdr->rank[r].abort_code;
-        snprintf(msg, len, "rank %d (pid %d) called MPI_Abort with code %d", r, pid, code);
+        snprintf(msg, len, "rank %d (pid %d) aborted the job with code %d (MPI_Abort or a fatal MPI error, see above)", r, pid, code);
         *status = (code & 0xff) ? (code & 0xff) : 1; /* an aborted job never looks successful */
         return true;
     }

@@ -1,0 +1,56 @@
+#!/bin/sh
+# fault.sh MODE MPIEXEC PROGRAM NP
+# Runs a job that fails on purpose (see faulty.c) and checks what a user must be able to rely on:
+# the job ends within 5 s, mpiexec names the failing rank and how it failed, the exit code says so,
+# no process of the job survives, and nothing new appears in /dev/shm.
+set -u
+mode=$1 mpiexec=$2 prog=$3 np=$4
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/skiff-fault.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+ls /dev/shm >"$tmp/shm.before" 2>/dev/null
+
+fail() {
+    echo "FAIL ($mode): $*"
+    echo "--- stdout"; cat "$tmp/out"; echo "--- stderr"; cat "$tmp/err"
+    exit 1
+}
+
+start=$(date +%s)
+if [ "$mode" = mpiexec-killed ]; then
+    "$mpiexec" -n "$np" "$prog" hang >"$tmp/out" 2>"$tmp/err" &
+    launcher=$!
+    i=0 # wait until every rank has said it is ready, then kill the launcher
+    while [ "$(grep -c ready "$tmp/out")" -lt "$np" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    kill -9 "$launcher"
+    wait "$launcher"
+    rc=$?
+    sleep 1 # the death signal is immediate; give the kernel a moment to reap
+else
+    "$mpiexec" -n "$np" --timeout 30 "$prog" "$mode" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+fi
+elapsed=$(( $(date +%s) - start ))
+
+pids=$(sed -n 's/^rank [0-9]* pid \([0-9]*\) ready$/\1/p' "$tmp/out")
+[ -n "$pids" ] || fail "no rank reported its pid"
+alive() { # a zombie waiting for init to reap it is dead
+    [ -r "/proc/$1/stat" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]
+}
+for p in $pids; do
+    if alive "$p"; then fail "rank process $p survived"; fi
+done
+[ "$elapsed" -le 6 ] || fail "the job took ${elapsed}s to end (limit 5 s + 1 s slack)"
+ls /dev/shm >"$tmp/shm.after" 2>/dev/null
+cmp -s "$tmp/shm.before" "$tmp/shm.after" || fail "/dev/shm changed: $(diff "$tmp/shm.before" "$tmp/shm.after")"
+
+case $mode in
+kill)   [ "$rc" -eq 137 ] || fail "exit code $rc, expected 137 (128 + SIGKILL)"
+        grep -q "rank 1 .*SIGKILL" "$tmp/err" || fail "mpiexec did not name rank 1 and SIGKILL" ;;
+abort)  [ "$rc" -eq 7 ] || fail "exit code $rc, expected the abort code 7"
+        grep -q "rank 1 .*code 7" "$tmp/err" || fail "mpiexec did not name rank 1 and code 7" ;;
+noexit) [ "$rc" -ne 0 ] || fail "exit code 0 for a rank that skipped MPI_Finalize"
+        grep -q "rank 1 .*without calling MPI_Finalize" "$tmp/err" || fail "mpiexec did not name rank 1" ;;
+mpiexec-killed) ;;
+*) fail "unknown mode" ;;
+esac
+echo "OK fault $mode: exit $rc after ${elapsed}s, no survivors, /dev/shm unchanged"

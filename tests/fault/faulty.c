@@ -1,0 +1,51 @@
+/* A job that fails on purpose, one way per mode, while its other ranks are busy communicating:
+ *   kill      rank 1 kills itself with SIGKILL in the middle of a stream of large messages
+ *   abort     rank 1 calls MPI_Abort(MPI_COMM_WORLD, 7)
+ *   noexit    rank 1 returns from main without MPI_Finalize
+ *   hang      every rank blocks in MPI_Recv forever (for "mpiexec itself killed")
+ * The other ranks block in receives that never complete: only the launcher can end them. */
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BIG (4 << 20)
+
+static void stream_then_block(int rank, int fail_rank, const char *mode)
+{
+    static char buf[BIG];
+    if (rank == fail_rank) {
+        for (int i = 0; i < 3; i++)
+            MPI_Recv(buf, BIG, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (strcmp(mode, "kill") == 0)
+            raise(SIGKILL);
+        if (strcmp(mode, "abort") == 0)
+            MPI_Abort(MPI_COMM_WORLD, 7);
+        exit(0); /* noexit: leaves without MPI_Finalize */
+    }
+    if (rank == 0)
+        for (int i = 0; i < 100; i++) /* keeps sending while rank 1 dies: mid-transfer */
+            MPI_Send(buf, BIG, MPI_BYTE, fail_rank, 1, MPI_COMM_WORLD);
+    MPI_Recv(buf, 1, MPI_BYTE, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    const char *mode = argc > 1 ? argv[1] : "kill";
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    printf("rank %d pid %d ready\n", rank, (int)getpid());
+    fflush(stdout);
+    if (strcmp(mode, "hang") == 0) {
+        char b;
+        MPI_Recv(&b, 1, MPI_BYTE, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+        stream_then_block(rank, size > 1 ? 1 : 0, mode);
+    }
+    MPI_Finalize();
+    return 0;
+}

@@ -94,7 +94,7 @@ int skiff_bsend(const void *data, size_t bytes, int dest, int tag, struct skiff_
     char *copy = bb.base + s->off;
     memcpy(copy, data, bytes);
     struct skiff_request *r;
-    int rc = skiff_send_start(copy, bytes, dest, tag, c, SKIFF_SEND_STANDARD, 0, &r);
+    int rc = skiff_send_start(copy, bytes, dest, tag, c, c->ctx, SKIFF_SEND_STANDARD, 0, &r);
     if (rc != MPI_SUCCESS) {
         struct skiff_request tmp = {.cookie = s};
         give_back(&tmp);

@@ -5,6 +5,7 @@
 
 #include "core/comm.h"
 #include "core/core.h"
+#include "core/error.h"
 #include "core/pt2pt.h"
 #include "util/arch.h"
 #include "util/config.h"
@@ -42,8 +43,9 @@ static void maybe_report(struct skiff_waiter *w)
     if (skiff_cfg.progress_timeout <= 0 || w->reported || now - w->start < skiff_cfg.progress_timeout)
         return;
     w->reported = 1;
-    skiff_error("%s has been blocked for %.0f s (SKIFF_PROGRESS_TIMEOUT); pending requests:", "this rank",
-                now - w->start);
+    skiff_error("%s has been blocked for %.0f s (SKIFF_PROGRESS_TIMEOUT); %d sends wait for room, %d sends "
+                "are incomplete; pending requests:",
+                skiff_call, now - w->start, skiff_pt2pt_deferred(), skiff_pt2pt_outstanding());
     skiff_req_foreach(report_request, NULL);
 }
 

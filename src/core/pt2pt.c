@@ -88,8 +88,8 @@ void skiff_req_complete(struct skiff_request *r)
         skiff_req_release(r);
 }
 
-static struct skiff_request *new_send(struct skiff_comm *c, int dest, int peer, int tag, const void *buf,
-                                      size_t bytes, int state)
+static struct skiff_request *new_send(struct skiff_comm *c, uint32_t ctx, int dest, int peer, int tag,
+                                      const void *buf, size_t bytes, int state)
 {
     struct skiff_request *r = skiff_req_alloc(SKIFF_REQ_SEND);
     if (!r)
@@ -98,7 +98,7 @@ static struct skiff_request *new_send(struct skiff_comm *c, int dest, int peer, 
     r->peer = dest;
     r->world_peer = peer;
     r->tag = tag;
-    r->ctx = c->ctx;
+    r->ctx = ctx;
     r->buf = (void *)buf;
     r->bytes = bytes;
     r->state = (uint8_t)state;
@@ -108,18 +108,17 @@ static struct skiff_request *new_send(struct skiff_comm *c, int dest, int peer, 
 }
 
 /* A request that is already complete (an Isend whose data left at once). */
-static struct skiff_request *done_send(struct skiff_comm *c, int dest, int peer, int tag)
+static struct skiff_request *done_send(struct skiff_comm *c, uint32_t ctx, int dest, int peer, int tag)
 {
-    struct skiff_request *r = new_send(c, dest, peer, tag, NULL, 0, SKIFF_RS_DONE);
-    return r;
+    return new_send(c, ctx, dest, peer, tag, NULL, 0, SKIFF_RS_DONE);
 }
 
-int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct skiff_comm *c, int mode,
+int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct skiff_comm *c, uint32_t ctx, int mode,
                      int blocking, struct skiff_request **out)
 {
     int peer = skiff_comm_world_rank(c, dest);
     struct skiff_hdr h = {.type = SKIFF_MSG_EAGER, .version = SKIFF_PROTO_VERSION, .src = c->rank, .tag = tag,
-                          .ctx = c->ctx, .len = bytes};
+                          .ctx = ctx, .len = bytes};
     struct skiff_request *r;
     *out = NULL;
     /* Self-sends are always eager: the receive side copies or parks the data at once. */
@@ -131,17 +130,17 @@ int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct sk
                     skiff_core_incoming(peer, &h, buf, bytes);
                 if (blocking)
                     return MPI_SUCCESS;
-                *out = r = done_send(c, dest, peer, tag);
+                *out = r = done_send(c, ctx, dest, peer, tag);
                 return r ? MPI_SUCCESS : skiff_err(MPI_ERR_NO_MEM, "out of request objects");
             }
         }
-        if (!(r = new_send(c, dest, peer, tag, buf, bytes, SKIFF_RS_POSTED)))
+        if (!(r = new_send(c, ctx, dest, peer, tag, buf, bytes, SKIFF_RS_POSTED)))
             return skiff_err(MPI_ERR_NO_MEM, "out of request objects");
         defer(peer, &h, buf, bytes, r);
         *out = r;
         return MPI_SUCCESS;
     }
-    if (!(r = new_send(c, dest, peer, tag, buf, bytes, eager ? SKIFF_RS_WAIT_ACK : SKIFF_RS_WAIT_RNDV)))
+    if (!(r = new_send(c, ctx, dest, peer, tag, buf, bytes, eager ? SKIFF_RS_WAIT_ACK : SKIFF_RS_WAIT_RNDV)))
         return skiff_err(MPI_ERR_NO_MEM, "out of request objects");
     h.sreq = skiff_req_id(r);
     *out = r;
@@ -283,7 +282,8 @@ void skiff_core_incoming(int peer, const struct skiff_hdr *h, const void *payloa
     }
 }
 
-int skiff_recv_start(void *buf, size_t bytes, int src, int tag, struct skiff_comm *c, struct skiff_request **out)
+int skiff_recv_start(void *buf, size_t bytes, int src, int tag, struct skiff_comm *c, uint32_t ctx,
+                     struct skiff_request **out)
 {
     struct skiff_request *r = skiff_req_alloc(SKIFF_REQ_RECV);
     if (!r)
@@ -292,12 +292,12 @@ int skiff_recv_start(void *buf, size_t bytes, int src, int tag, struct skiff_com
     r->peer = src;
     r->world_peer = -1;
     r->tag = tag;
-    r->ctx = c->ctx;
+    r->ctx = ctx;
     r->buf = buf;
     r->bytes = bytes;
     r->state = SKIFF_RS_POSTED;
     *out = r;
-    struct skiff_unexp *u = skiff_unexp_find(c->ctx, src, tag, 1);
+    struct skiff_unexp *u = skiff_unexp_find(ctx, src, tag, 1);
     if (!u) {
         skiff_posted_add(r);
         return MPI_SUCCESS;
@@ -432,6 +432,11 @@ int skiff_pt2pt_progress(void)
 int skiff_pt2pt_busy(void)
 {
     return pp.npending || pp.streams;
+}
+
+int skiff_pt2pt_deferred(void)
+{
+    return pp.npending;
 }
 
 int skiff_pt2pt_outstanding(void)

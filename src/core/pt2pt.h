@@ -11,11 +11,13 @@
 enum skiff_send_mode { SKIFF_SEND_STANDARD = 0, SKIFF_SEND_SYNC = 1 };
 
 /* Starts a send; *out is the request (NULL when blocking is set and the message is already gone).
- * Returns an MPI error code. dest is a rank in c (not MPI_PROC_NULL). */
-int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct skiff_comm *c, int mode,
+ * Returns an MPI error code. dest is a rank in c (not MPI_PROC_NULL); ctx is c->ctx for user
+ * point-to-point traffic and skiff_coll_ctx(c) for collectives, which keeps the two apart. */
+int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct skiff_comm *c, uint32_t ctx, int mode,
                      int blocking, struct skiff_request **out);
 /* Posts a receive; src may be MPI_ANY_SOURCE (not MPI_PROC_NULL). */
-int skiff_recv_start(void *buf, size_t bytes, int src, int tag, struct skiff_comm *c, struct skiff_request **out);
+int skiff_recv_start(void *buf, size_t bytes, int src, int tag, struct skiff_comm *c, uint32_t ctx,
+                     struct skiff_request **out);
 /* Non-destructive probe of the unexpected queue: 1 and status filled if a message matches. */
 int skiff_probe_once(int src, int tag, struct skiff_comm *c, MPI_Status *status);
 /* Cancels a receive that has not matched yet; returns 1 if it was cancelled. */
@@ -31,6 +33,8 @@ int skiff_pt2pt_progress(void);
 int skiff_pt2pt_busy(void);
 /* Sends not yet complete (MPI_Finalize waits for them: a peer may still be reading our buffer). */
 int skiff_pt2pt_outstanding(void);
+/* Messages waiting for room in a transport. */
+int skiff_pt2pt_deferred(void);
 void skiff_pt2pt_finalize(void);
 
 /* Status fields skiff keeps in MPI_internal. */

@@ -32,7 +32,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
         return MPI_SUCCESS;
     }
     struct skiff_request *r = NULL;
-    if ((rc = skiff_recv_start(buf, bytes, source, tag, c, &r)))
+    if ((rc = skiff_recv_start(buf, bytes, source, tag, c, c->ctx, &r)))
         return skiff_fail(comm, rc);
     return finish(r, status);
 }
@@ -65,7 +65,7 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     if (SKIFF_UNLIKELY(source == MPI_PROC_NULL))
         return null_recv(comm, request);
     struct skiff_request *r = NULL;
-    if ((rc = skiff_recv_start(buf, bytes, source, tag, c, &r)))
+    if ((rc = skiff_recv_start(buf, bytes, source, tag, c, c->ctx, &r)))
         return skiff_fail(comm, rc);
     *request = skiff_req_handle(r);
     return MPI_SUCCESS;
@@ -134,9 +134,9 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     if (rc)
         return skiff_fail(comm, rc);
     struct skiff_request *rr = NULL, *sr = NULL;
-    if (source != MPI_PROC_NULL && (rc = skiff_recv_start(recvbuf, rbytes, source, recvtag, c, &rr)))
+    if (source != MPI_PROC_NULL && (rc = skiff_recv_start(recvbuf, rbytes, source, recvtag, c, c->ctx, &rr)))
         return skiff_fail(comm, rc);
-    if (dest != MPI_PROC_NULL && (rc = skiff_send_start(sendbuf, sbytes, dest, sendtag, c, SKIFF_SEND_STANDARD, 1, &sr)))
+    if (dest != MPI_PROC_NULL && (rc = skiff_send_start(sendbuf, sbytes, dest, sendtag, c, c->ctx, SKIFF_SEND_STANDARD, 1, &sr)))
         return skiff_fail(comm, rc);
     if (sr) {
         skiff_wait_req(sr);

@@ -15,7 +15,7 @@ static int send_blocking(const void *buf, int count, MPI_Datatype dt, int dest, 
     if (SKIFF_UNLIKELY(dest == MPI_PROC_NULL))
         return MPI_SUCCESS;
     struct skiff_request *r = NULL;
-    rc = skiff_send_start(buf, bytes, dest, tag, c, mode, 1, &r);
+    rc = skiff_send_start(buf, bytes, dest, tag, c, c->ctx, mode, 1, &r);
     if (SKIFF_UNLIKELY(rc))
         return skiff_fail(comm, rc);
     if (r) {
@@ -49,7 +49,7 @@ static int send_nonblocking(const void *buf, int count, MPI_Datatype dt, int des
     if (SKIFF_UNLIKELY(dest == MPI_PROC_NULL))
         return completed_request(request, comm);
     struct skiff_request *r = NULL;
-    rc = skiff_send_start(buf, bytes, dest, tag, c, mode, 0, &r);
+    rc = skiff_send_start(buf, bytes, dest, tag, c, c->ctx, mode, 0, &r);
     if (SKIFF_UNLIKELY(rc))
         return skiff_fail(comm, rc);
     *request = skiff_req_handle(r);

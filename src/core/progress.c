@@ -15,12 +15,17 @@
 #define YIELDS 16
 #define SLEEP_SECONDS 0.05
 
+int (*skiff_progress_hook)(void);
+
 int skiff_progress(void)
 {
     int n = 0;
     if (skiff.shm)
         n += skiff.shm->progress();
-    return n + skiff_pt2pt_progress();
+    n += skiff_pt2pt_progress();
+    if (SKIFF_UNLIKELY(skiff_progress_hook != NULL))
+        n += skiff_progress_hook();
+    return n;
 }
 
 static void report_request(struct skiff_request *r, void *arg)
@@ -72,7 +77,7 @@ void skiff_wait_step(struct skiff_waiter *w)
     /* Nothing for a while: sleep until a sender rings our doorbell. Stay in this regime (no new
      * spin phase) until something arrives, so an idle rank costs nothing. */
     if (skiff.shm)
-        skiff.shm->sleep(SLEEP_SECONDS);
+        skiff.shm->sleep(SLEEP_SECONDS, w->ready, w->arg);
     else
         sched_yield();
     w->polls = skiff.spin_limit + YIELDS;

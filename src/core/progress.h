@@ -8,13 +8,21 @@
 /* One pass; returns how many events it handled. */
 int skiff_progress(void);
 
+/* Set by a layer above while it has work the progress engine must advance (nonblocking
+ * collectives); an explicit hook keeps the core from depending on the layers that use it. */
+extern int (*skiff_progress_hook)(void);
+
 struct skiff_waiter {
     unsigned polls;
     double start;     /* when the wait began (0 until it first yields) */
     int reported;
+    /* What the caller waits for, when it is not a message arriving (a shared-memory barrier):
+     * checked again after the doorbell is armed, so a wake-up cannot slip past. */
+    int (*ready)(void *arg);
+    void *arg;
 };
 
-#define SKIFF_WAITER_INIT {0, 0.0, 0}
+#define SKIFF_WAITER_INIT {0, 0.0, 0, NULL, NULL}
 
 /* One step of a blocking wait: progress, and if nothing happened, back off a little more. */
 void skiff_wait_step(struct skiff_waiter *w);

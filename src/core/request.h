@@ -10,7 +10,7 @@
 
 struct skiff_comm;
 
-enum skiff_req_kind { SKIFF_REQ_SEND = 1, SKIFF_REQ_RECV };
+enum skiff_req_kind { SKIFF_REQ_SEND = 1, SKIFF_REQ_RECV, SKIFF_REQ_COLL };
 
 enum skiff_req_state {
     SKIFF_RS_IDLE = 0,

@@ -15,11 +15,16 @@ struct skiff_transport {
     /* Deliver what has arrived to skiff_core_incoming(); returns how many messages were handled. */
     int (*progress)(void);
     /* Sleep until a peer rings this rank's doorbell or the timeout passes; returns at once if
-     * something is already waiting. */
-    void (*sleep)(double seconds);
+     * something is already waiting or ready(arg) holds once the doorbell is armed (ready may be NULL). */
+    void (*sleep)(double seconds, int (*ready)(void *arg), void *arg);
     /* Copy len bytes from a peer's address space (single copy); 0 or -errno. NULL if unsupported. */
     int (*pull)(int peer, uint64_t remote_addr, void *dst, size_t len);
     void (*finalize)(void);
+    /* A barrier of every rank the transport reaches through one shared area (NULL if none):
+     * arrive returns a token, done(token) is 1 once everyone has arrived. The caller waits in
+     * between with the normal progress loop, so messages keep flowing meanwhile. */
+    unsigned (*barrier_arrive)(void);
+    int (*barrier_done)(unsigned token);
     size_t max_eager; /* messages up to this many bytes go eagerly */
     size_t max_piece; /* largest payload of one send (pipelined DATA pieces) */
 };

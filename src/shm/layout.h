@@ -25,6 +25,12 @@ struct skiff_shm_mailbox {
     _Alignas(SKIFF_CACHELINE) _Atomic uint64_t head; /* owned by the consumer (and the first producer) */
 };
 
+/* A sense-reversing barrier of all ranks in the segment. */
+struct skiff_shm_barrier {
+    _Alignas(SKIFF_CACHELINE) _Atomic uint32_t arrived;
+    _Alignas(SKIFF_CACHELINE) _Atomic uint32_t sense;
+};
+
 /* Per ordered pair (sender s -> receiver r): written only by r, read by s. */
 struct skiff_fbox_ctl {
     _Alignas(SKIFF_CACHELINE) _Atomic uint64_t consumed; /* fast box bytes r has consumed */
@@ -57,7 +63,7 @@ struct skiff_shm_layout {
     size_t cell_payload; /* payload bytes per cell */
     size_t cell_stride;  /* bytes per cell including its header */
     uint32_t ncells;     /* cells per rank */
-    size_t off_mailbox, off_fctl, off_fbox, off_cells, total;
+    size_t off_barrier, off_mailbox, off_fctl, off_fbox, off_cells, total;
 };
 
 /* Computes offsets for nranks ranks; every rank computes the same answer from the same settings. */

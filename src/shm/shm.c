@@ -34,6 +34,7 @@ static struct {
     struct skiff_cell_pool pool;
     size_t fbox_max;
     int cma;
+    unsigned barrier_sense;
 } shm;
 
 static struct skiff_transport shm_ops;
@@ -160,13 +161,13 @@ static int anything_waiting(void)
     return 0;
 }
 
-static void shm_sleep(double seconds)
+static void shm_sleep(double seconds, int (*ready)(void *arg), void *arg)
 {
     struct skiff_shm_mailbox *mb = &shm.mailbox[shm.me];
     uint32_t v = atomic_load_explicit(&mb->bell, memory_order_relaxed);
     atomic_store_explicit(&mb->sleeping, 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_seq_cst);
-    if (!anything_waiting())
+    if (!anything_waiting() && !(ready && ready(arg)))
         skiff_futex_wait(&mb->bell, v, seconds);
     atomic_store_explicit(&mb->sleeping, 0, memory_order_relaxed);
 }
@@ -181,6 +182,32 @@ static int shm_pull(int peer, uint64_t remote_addr, void *dst, size_t len)
         shm_ops.pull = NULL;
     }
     return rc;
+}
+
+static struct skiff_shm_barrier *node_barrier(void)
+{
+    return (struct skiff_shm_barrier *)(shm.base + shm.l.off_barrier);
+}
+
+/* The last rank to arrive resets the count and flips the sense; everyone waits for the flip. The
+ * count is reset before the flip, so a fast rank cannot arrive at the next barrier too early. */
+static unsigned shm_barrier_arrive(void)
+{
+    struct skiff_shm_barrier *b = node_barrier();
+    unsigned sense = shm.barrier_sense ^= 1;
+    if (atomic_fetch_add(&b->arrived, 1) == (uint32_t)shm.n - 1) {
+        atomic_store_explicit(&b->arrived, 0, memory_order_relaxed);
+        atomic_store_explicit(&b->sense, sense, memory_order_release);
+        for (int p = 0; p < shm.n; p++) /* sleepers wait on their doorbells */
+            if (p != shm.me)
+                ring_bell(p);
+    }
+    return sense;
+}
+
+static int shm_barrier_done(unsigned sense)
+{
+    return atomic_load_explicit(&node_barrier()->sense, memory_order_acquire) == sense;
 }
 
 static void shm_finalize(void)
@@ -200,6 +227,8 @@ static struct skiff_transport shm_ops = {
     .sleep = shm_sleep,
     .pull = shm_pull,
     .finalize = shm_finalize,
+    .barrier_arrive = shm_barrier_arrive,
+    .barrier_done = shm_barrier_done,
 };
 
 int skiff_shm_single_copy(void)

@@ -16,6 +16,7 @@ const struct skiff_config_row skiff_config_table[] = {
     {"SKIFF_SHM_CELLS", "32", "queue cells owned by each rank"},
     {"SKIFF_SPIN", "auto", "polls before a waiting rank yields the CPU (auto: long when ranks <= cores, short when oversubscribed)"},
     {"SKIFF_PROGRESS_TIMEOUT", "0", "seconds a blocking call may wait before it prints its pending requests (0 = never)"},
+    {"SKIFF_BARRIER_N", "2", "ways of the n-way dissemination barrier (messages each rank sends per round)"},
     {NULL, NULL, NULL},
 };
 
@@ -77,6 +78,7 @@ int skiff_config_load(void)
     rc |= get_size("SKIFF_SHM_CELL", 32768, 4096, 1 << 22, &c.shm_cell);
     rc |= get_int("SKIFF_SHM_CELLS", 32, 4, 4096, &c.shm_cells);
     rc |= get_auto_int("SKIFF_SPIN", 0, 1 << 30, &c.spin);
+    rc |= get_int("SKIFF_BARRIER_N", 2, 2, 64, &c.barrier_ways);
     c.progress_timeout = 0;
     if (t && *t) {
         char *end;

@@ -13,6 +13,7 @@ struct skiff_config {
     int shm_cells;              /* SKIFF_SHM_CELLS: cells owned by each rank */
     int spin;                   /* SKIFF_SPIN: polls before yielding (-1 = automatic) */
     double progress_timeout;    /* SKIFF_PROGRESS_TIMEOUT: seconds blocked before a deadlock report (0 off) */
+    int barrier_ways;           /* SKIFF_BARRIER_N: messages per round of the dissemination barrier */
 };
 
 /* One row per variable, for skiff-info and docs/: name, default, what it does. */

@@ -1,0 +1,40 @@
+/* The algorithms: each writes its rounds into a schedule that skiff_sched_init() prepared (and,
+ * for reductions, whose dt/op are set). One file per algorithm, named after it; coll.c chooses. */
+#ifndef SKIFF_COLL_ALGO_H
+#define SKIFF_COLL_ALGO_H
+
+#include "coll/sched.h"
+
+void skiff_barrier_dissemination(struct skiff_sched *s, int ways);
+void skiff_bcast_binomial(struct skiff_sched *s, void *buf, size_t bytes, int root);
+void skiff_bcast_scatter_allgather(struct skiff_sched *s, void *buf, size_t bytes, int root);
+/* esize: bytes per element of s->dt. */
+void skiff_reduce_binomial(struct skiff_sched *s, const void *sendbuf, void *recvbuf, size_t count, size_t esize,
+                           int root);
+void skiff_allreduce_recursive_doubling(struct skiff_sched *s, const void *sendbuf, void *recvbuf, size_t count,
+                                        size_t esize);
+void skiff_allreduce_ring(struct skiff_sched *s, const void *sendbuf, void *recvbuf, size_t count, size_t esize);
+void skiff_gather_binomial(struct skiff_sched *s, const void *sendbuf, size_t bytes, void *recvbuf, int root);
+void skiff_scatter_binomial(struct skiff_sched *s, const void *sendbuf, size_t bytes, void *recvbuf, int root);
+void skiff_gatherv_linear(struct skiff_sched *s, const void *sendbuf, size_t bytes, void *recvbuf,
+                          const size_t *counts, const size_t *displs, int root);
+void skiff_scatterv_linear(struct skiff_sched *s, const void *sendbuf, const size_t *counts, const size_t *displs,
+                           void *recvbuf, size_t bytes, int root);
+void skiff_allgather_recursive_doubling(struct skiff_sched *s, void *recvbuf, size_t bytes);
+void skiff_allgather_bruck(struct skiff_sched *s, void *recvbuf, size_t bytes);
+void skiff_allgatherv_ring(struct skiff_sched *s, void *recvbuf, const size_t *counts, const size_t *displs);
+void skiff_alltoall_bruck(struct skiff_sched *s, const void *sendbuf, void *recvbuf, size_t bytes);
+void skiff_alltoallv_pairwise(struct skiff_sched *s, const void *sendbuf, const size_t *scounts,
+                              const size_t *sdispls, void *recvbuf, const size_t *rcounts, const size_t *rdispls);
+void skiff_scan_recursive_doubling(struct skiff_sched *s, const void *sendbuf, void *recvbuf, size_t count,
+                                   size_t esize, int exclusive);
+
+static inline int skiff_pof2_floor(int n)
+{
+    int p = 1;
+    while (p * 2 <= n)
+        p *= 2;
+    return p;
+}
+
+#endif

@@ -1,0 +1,269 @@
+/* Which algorithm runs: chosen per call from the message size and the rank count. The thresholds
+ * are where the bandwidth-optimal algorithms start to beat the latency-optimal ones on shared
+ * memory (bench/compare.sh -m coll shows the curves). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/algo.h"
+#include "coll/coll.h"
+#include "core/core.h"
+#include "core/datatype.h"
+#include "core/error.h"
+#include "core/op.h"
+#include "core/progress.h"
+#include "util/config.h"
+
+#define LARGE_BCAST (64u << 10)
+#define LARGE_ALLREDUCE (64u << 10)
+#define LARGE_ALLGATHER (64u << 10)
+#define SMALL_ALLTOALL 256u
+
+/* Runs a schedule built on the stack (blocking) or on the heap (nonblocking). */
+#define SCHED_BEGIN(c, req)                                                                             \
+    struct skiff_sched stack_sched, *s = (req) ? skiff_sched_new(c) : &stack_sched;                    \
+    if (!s)                                                                                             \
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory for a collective schedule");                   \
+    if (!(req))                                                                                         \
+    skiff_sched_init(s, c)
+
+static int type_size(MPI_Datatype dt, size_t *esize);
+
+static int barrier_passed(void *token)
+{
+    return skiff.shm->barrier_done((unsigned)(uintptr_t)token);
+}
+
+/* The whole job on one node: one shared counter beats any message pattern, above all when the
+ * ranks outnumber the cores and every message would cost a wake-up. */
+static int node_barrier(struct skiff_comm *c)
+{
+    const struct skiff_transport *t = skiff.shm;
+    if (!t || !t->barrier_arrive || c->size != skiff.size || c->size == 1)
+        return 0;
+    unsigned sense = t->barrier_arrive();
+    struct skiff_waiter w = SKIFF_WAITER_INIT;
+    w.ready = barrier_passed;
+    w.arg = (void *)(uintptr_t)sense;
+    while (!t->barrier_done(sense))
+        skiff_wait_step(&w);
+    return 1;
+}
+
+int skiff_coll_barrier(struct skiff_comm *c, struct skiff_request **req)
+{
+    if (!req && node_barrier(c))
+        return MPI_SUCCESS;
+    SCHED_BEGIN(c, req);
+    skiff_barrier_dissemination(s, skiff_cfg.barrier_ways);
+    return skiff_sched_run(s, req);
+}
+
+int skiff_coll_bcast(void *buf, size_t bytes, int root, struct skiff_comm *c, struct skiff_request **req)
+{
+    SCHED_BEGIN(c, req);
+    if (bytes >= LARGE_BCAST && c->size > 2)
+        skiff_bcast_scatter_allgather(s, buf, bytes, root);
+    else
+        skiff_bcast_binomial(s, buf, bytes, root);
+    return skiff_sched_run(s, req);
+}
+
+/* Reductions step through elements by extent: for the pair types that includes the padding the
+ * C structs have, which is what the op loops expect. */
+static int type_size(MPI_Datatype dt, size_t *esize)
+{
+    const struct skiff_type *t = skiff_type_get(dt);
+    *esize = t ? t->extent : 0;
+    return *esize ? MPI_SUCCESS : skiff_err(MPI_ERR_TYPE, "reductions need a datatype with a non-zero extent");
+}
+
+int skiff_coll_reduce(const void *sendbuf, void *recvbuf, size_t count, MPI_Datatype dt, MPI_Op op, int root,
+                      struct skiff_comm *c, struct skiff_request **req)
+{
+    size_t esize;
+    int rc = type_size(dt, &esize);
+    if (rc)
+        return rc;
+    SCHED_BEGIN(c, req);
+    s->dt = dt;
+    s->op = op;
+    skiff_reduce_binomial(s, sendbuf, recvbuf, count, esize, root);
+    return skiff_sched_run(s, req);
+}
+
+int skiff_coll_allreduce(const void *sendbuf, void *recvbuf, size_t count, MPI_Datatype dt, MPI_Op op,
+                         struct skiff_comm *c, struct skiff_request **req)
+{
+    size_t esize;
+    int rc = type_size(dt, &esize);
+    if (rc)
+        return rc;
+    SCHED_BEGIN(c, req);
+    s->dt = dt;
+    s->op = op;
+    if (count * esize >= LARGE_ALLREDUCE && count >= (size_t)c->size && skiff_op_commutative(op))
+        skiff_allreduce_ring(s, sendbuf, recvbuf, count, esize);
+    else
+        skiff_allreduce_recursive_doubling(s, sendbuf, recvbuf, count, esize);
+    return skiff_sched_run(s, req);
+}
+
+int skiff_coll_gather(const void *sendbuf, size_t bytes, void *recvbuf, int root, struct skiff_comm *c)
+{
+    SCHED_BEGIN(c, (struct skiff_request **)NULL);
+    skiff_gather_binomial(s, sendbuf, bytes, recvbuf, root);
+    return skiff_sched_run(s, NULL);
+}
+
+int skiff_coll_gatherv(const void *sendbuf, size_t bytes, void *recvbuf, const size_t *counts, const size_t *displs,
+                       int root, struct skiff_comm *c)
+{
+    SCHED_BEGIN(c, (struct skiff_request **)NULL);
+    skiff_gatherv_linear(s, sendbuf, bytes, recvbuf, counts, displs, root);
+    return skiff_sched_run(s, NULL);
+}
+
+int skiff_coll_scatter(const void *sendbuf, size_t bytes, void *recvbuf, int root, struct skiff_comm *c)
+{
+    SCHED_BEGIN(c, (struct skiff_request **)NULL);
+    skiff_scatter_binomial(s, sendbuf, bytes, recvbuf, root);
+    return skiff_sched_run(s, NULL);
+}
+
+int skiff_coll_scatterv(const void *sendbuf, const size_t *counts, const size_t *displs, void *recvbuf,
+                        size_t bytes, int root, struct skiff_comm *c)
+{
+    SCHED_BEGIN(c, (struct skiff_request **)NULL);
+    skiff_scatterv_linear(s, sendbuf, counts, displs, recvbuf, bytes, root);
+    return skiff_sched_run(s, NULL);
+}
+
+/* Even blocks described as counts/displacements, for the ring that also serves allgatherv. */
+static int even_blocks(int n, size_t bytes, size_t **counts, size_t **displs)
+{
+    *counts = malloc((size_t)n * sizeof **counts);
+    *displs = malloc((size_t)n * sizeof **displs);
+    if (!*counts || !*displs) {
+        free(*counts);
+        free(*displs);
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory for %d block descriptors", n);
+    }
+    for (int i = 0; i < n; i++) {
+        (*counts)[i] = bytes;
+        (*displs)[i] = (size_t)i * bytes;
+    }
+    return MPI_SUCCESS;
+}
+
+int skiff_coll_allgather(const void *sendbuf, size_t bytes, void *recvbuf, struct skiff_comm *c)
+{
+    int n = c->size, me = c->rank;
+    if (sendbuf)
+        memcpy((char *)recvbuf + (size_t)me * bytes, sendbuf, bytes);
+    SCHED_BEGIN(c, (struct skiff_request **)NULL);
+    if (bytes * (size_t)n < LARGE_ALLGATHER) {
+        if ((n & (n - 1)) == 0)
+            skiff_allgather_recursive_doubling(s, recvbuf, bytes);
+        else
+            skiff_allgather_bruck(s, recvbuf, bytes);
+        return skiff_sched_run(s, NULL);
+    }
+    size_t *counts, *displs;
+    int rc = even_blocks(n, bytes, &counts, &displs);
+    if (rc) {
+        skiff_sched_release(s);
+        return rc;
+    }
+    skiff_allgatherv_ring(s, recvbuf, counts, displs);
+    rc = skiff_sched_run(s, NULL);
+    free(counts);
+    free(displs);
+    return rc;
+}
+
+int skiff_coll_allgatherv(const void *sendbuf, size_t bytes, void *recvbuf, const size_t *counts,
+                          const size_t *displs, struct skiff_comm *c)
+{
+    if (sendbuf)
+        memcpy((char *)recvbuf + displs[c->rank], sendbuf, bytes);
+    SCHED_BEGIN(c, (struct skiff_request **)NULL);
+    skiff_allgatherv_ring(s, recvbuf, counts, displs);
+    return skiff_sched_run(s, NULL);
+}
+
+int skiff_coll_alltoall(const void *sendbuf, size_t bytes, void *recvbuf, struct skiff_comm *c)
+{
+    int n = c->size;
+    SCHED_BEGIN(c, (struct skiff_request **)NULL);
+    if (bytes <= SMALL_ALLTOALL && n > 2) {
+        skiff_alltoall_bruck(s, sendbuf, recvbuf, bytes);
+        return skiff_sched_run(s, NULL);
+    }
+    size_t *counts, *displs;
+    int rc = even_blocks(n, bytes, &counts, &displs);
+    if (rc) {
+        skiff_sched_release(s);
+        return rc;
+    }
+    skiff_alltoallv_pairwise(s, sendbuf, counts, displs, recvbuf, counts, displs);
+    rc = skiff_sched_run(s, NULL);
+    free(counts);
+    free(displs);
+    return rc;
+}
+
+int skiff_coll_alltoallv(const void *sendbuf, const size_t *scounts, const size_t *sdispls, void *recvbuf,
+                         const size_t *rcounts, const size_t *rdispls, struct skiff_comm *c)
+{
+    SCHED_BEGIN(c, (struct skiff_request **)NULL);
+    skiff_alltoallv_pairwise(s, sendbuf, scounts, sdispls, recvbuf, rcounts, rdispls);
+    return skiff_sched_run(s, NULL);
+}
+
+/* Reduce everything to rank 0, then hand each rank its share: simple, order-preserving (so
+ * non-commutative ops work), and one schedule. */
+int skiff_coll_reduce_scatter(const void *sendbuf, void *recvbuf, const size_t *counts, MPI_Datatype dt, MPI_Op op,
+                              struct skiff_comm *c)
+{
+    size_t esize, total = 0;
+    int rc = type_size(dt, &esize);
+    if (rc)
+        return rc;
+    int n = c->size;
+    size_t *bcounts = malloc((size_t)n * sizeof *bcounts), *bdispls = malloc((size_t)n * sizeof *bdispls);
+    if (!bcounts || !bdispls) {
+        free(bcounts);
+        free(bdispls);
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory for %d block descriptors", n);
+    }
+    for (int i = 0; i < n; i++) {
+        bcounts[i] = counts[i] * esize;
+        bdispls[i] = total * esize;
+        total += counts[i];
+    }
+    SCHED_BEGIN(c, (struct skiff_request **)NULL);
+    s->dt = dt;
+    s->op = op;
+    char *full = skiff_sched_scratch(s, total * esize);
+    /* In place: the input is recvbuf (full length) and the result lands at its start. */
+    skiff_reduce_binomial(s, sendbuf ? sendbuf : recvbuf, full, total, esize, 0);
+    skiff_scatterv_linear(s, full, bcounts, bdispls, recvbuf, bcounts[c->rank], 0);
+    rc = skiff_sched_run(s, NULL);
+    free(bcounts);
+    free(bdispls);
+    return rc;
+}
+
+int skiff_coll_scan(const void *sendbuf, void *recvbuf, size_t count, MPI_Datatype dt, MPI_Op op, int exclusive,
+                    struct skiff_comm *c)
+{
+    size_t esize;
+    int rc = type_size(dt, &esize);
+    if (rc)
+        return rc;
+    SCHED_BEGIN(c, (struct skiff_request **)NULL);
+    s->dt = dt;
+    s->op = op;
+    skiff_scan_recursive_doubling(s, sendbuf, recvbuf, count, esize, exclusive);
+    return skiff_sched_run(s, NULL);
+}

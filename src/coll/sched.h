@@ -1,0 +1,64 @@
+/* Schedules: a collective algorithm written down as rounds. Each round posts its sends and
+ * receives together; when all of them have completed, the round's local steps (reductions, copies)
+ * run in order, and the next round starts. The same schedule runs to completion inside a blocking
+ * call or advances from the progress engine behind a nonblocking call's request. */
+#ifndef SKIFF_COLL_SCHED_H
+#define SKIFF_COLL_SCHED_H
+
+#include <stddef.h>
+
+#include "core/comm.h"
+#include "core/request.h"
+#include "mpi.h"
+
+enum skiff_step_kind { SKIFF_STEP_SEND = 1, SKIFF_STEP_RECV, SKIFF_STEP_REDUCE, SKIFF_STEP_COPY };
+
+struct skiff_step {
+    uint8_t kind;
+    int peer;           /* comm rank (SEND/RECV) */
+    const void *src;    /* SEND data, REDUCE in, COPY source */
+    void *dst;          /* RECV target, REDUCE inout, COPY target */
+    size_t bytes;       /* SEND/RECV/COPY bytes, REDUCE element count */
+    struct skiff_request *req;
+};
+
+#define SKIFF_SCHED_INLINE 16
+
+struct skiff_sched {
+    struct skiff_comm *comm;
+    int tag;
+    MPI_Datatype dt; /* for REDUCE steps */
+    MPI_Op op;
+    struct skiff_step *steps;
+    int nsteps, cap;
+    int *round_end; /* round r covers steps [round_end[r-1], round_end[r]) */
+    int nrounds, rounds_cap;
+    int cur;        /* round in flight */
+    int posted;     /* its communication has been posted */
+    int error;
+    void *scratch;  /* owned temporary memory, freed with the schedule */
+    struct skiff_request *req; /* completion seen by the user (nonblocking) */
+    struct skiff_sched *next;
+    struct skiff_step inline_steps[SKIFF_SCHED_INLINE];
+    int inline_rounds[SKIFF_SCHED_INLINE];
+};
+
+/* Starts a schedule for one collective call on c: takes the communicator's next collective tag. */
+void skiff_sched_init(struct skiff_sched *s, struct skiff_comm *c);
+/* Scratch memory owned by the schedule; NULL on failure. */
+void *skiff_sched_scratch(struct skiff_sched *s, size_t bytes);
+void skiff_sched_send(struct skiff_sched *s, const void *src, size_t bytes, int peer);
+void skiff_sched_recv(struct skiff_sched *s, void *dst, size_t bytes, int peer);
+void skiff_sched_reduce(struct skiff_sched *s, const void *in, void *inout, size_t count);
+void skiff_sched_copy(struct skiff_sched *s, void *dst, const void *src, size_t bytes);
+/* Ends the current round. */
+void skiff_sched_round(struct skiff_sched *s);
+
+/* Runs s: to completion when req is NULL (then frees it unless it lives on the stack: see below),
+ * else hands it to the progress engine and returns the request that completes with it.
+ * s must come from skiff_sched_new() when req is not NULL. Returns an MPI error code. */
+int skiff_sched_run(struct skiff_sched *s, struct skiff_request **req);
+struct skiff_sched *skiff_sched_new(struct skiff_comm *c);
+void skiff_sched_release(struct skiff_sched *s);
+
+#endif

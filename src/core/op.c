@@ -1,0 +1,198 @@
+#include "core/op.h"
+
+#include <complex.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <wchar.h>
+
+#include "core/error.h"
+
+/* Types by the ops they admit (MPI-4.1 section 6.9.2). X(handle, C type). */
+#define INT_TYPES(X)                                                                                    \
+    X(MPI_INT, int) X(MPI_LONG, long) X(MPI_SHORT, short) X(MPI_UNSIGNED_SHORT, unsigned short)        \
+    X(MPI_UNSIGNED, unsigned) X(MPI_UNSIGNED_LONG, unsigned long) X(MPI_LONG_LONG, long long)           \
+    X(MPI_UNSIGNED_LONG_LONG, unsigned long long) X(MPI_SIGNED_CHAR, signed char)                       \
+    X(MPI_UNSIGNED_CHAR, unsigned char) X(MPI_CHAR, char) X(MPI_WCHAR, wchar_t) X(MPI_INT8_T, int8_t)    \
+    X(MPI_INT16_T, int16_t) X(MPI_INT32_T, int32_t) X(MPI_INT64_T, int64_t) X(MPI_UINT8_T, uint8_t)      \
+    X(MPI_UINT16_T, uint16_t) X(MPI_UINT32_T, uint32_t) X(MPI_UINT64_T, uint64_t) X(MPI_AINT, intptr_t) \
+    X(MPI_OFFSET, int64_t) X(MPI_COUNT, int64_t)
+#define FLOAT_TYPES(X) X(MPI_FLOAT, float) X(MPI_DOUBLE, double) X(MPI_LONG_DOUBLE, long double)
+#define COMPLEX_TYPES(X)                                                                                \
+    X(MPI_C_FLOAT_COMPLEX, float _Complex) X(MPI_C_DOUBLE_COMPLEX, double _Complex)                     \
+    X(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex) X(MPI_CXX_FLOAT_COMPLEX, float _Complex)         \
+    X(MPI_CXX_DOUBLE_COMPLEX, double _Complex) X(MPI_CXX_LONG_DOUBLE_COMPLEX, long double _Complex)
+#define BOOL_TYPES(X) X(MPI_C_BOOL, bool) X(MPI_CXX_BOOL, bool)
+
+struct pair_float { float v; int i; };
+struct pair_double { double v; int i; };
+struct pair_long { long v; int i; };
+struct pair_int { int v; int i; };
+struct pair_short { short v; int i; };
+struct pair_long_double { long double v; int i; };
+#define PAIR_TYPES(X)                                                                                   \
+    X(MPI_FLOAT_INT, struct pair_float) X(MPI_DOUBLE_INT, struct pair_double)                           \
+    X(MPI_LONG_INT, struct pair_long) X(MPI_2INT, struct pair_int) X(MPI_SHORT_INT, struct pair_short)  \
+    X(MPI_LONG_DOUBLE_INT, struct pair_long_double)
+
+#define LOOP(T, EXPR)                                                                                   \
+    do {                                                                                                \
+        const T *a_ = in;                                                                               \
+        T *b_ = inout;                                                                                  \
+        for (size_t i_ = 0; i_ < n; i_++) {                                                             \
+            T a = a_[i_], b = b_[i_];                                                                   \
+            b_[i_] = (T)(EXPR);                                                                         \
+        }                                                                                               \
+    } while (0)
+
+/* Each returns 1 if it handled (op, dt). */
+static int arith(MPI_Op op, const void *in, void *inout, size_t n, MPI_Datatype dt)
+{
+#define X(H, T)                                                                                         \
+    if (dt == H) {                                                                                      \
+        if (op == MPI_SUM) LOOP(T, a + b);                                                              \
+        else if (op == MPI_PROD) LOOP(T, a * b);                                                        \
+        else if (op == MPI_MAX) LOOP(T, a > b ? a : b);                                                 \
+        else if (op == MPI_MIN) LOOP(T, a < b ? a : b);                                                 \
+        else return 0;                                                                                  \
+        return 1;                                                                                       \
+    }
+    INT_TYPES(X) FLOAT_TYPES(X)
+#undef X
+    return 0;
+}
+
+static int logical(MPI_Op op, const void *in, void *inout, size_t n, MPI_Datatype dt)
+{
+#define X(H, T)                                                                                         \
+    if (dt == H) {                                                                                      \
+        if (op == MPI_LAND) LOOP(T, a && b);                                                            \
+        else if (op == MPI_LOR) LOOP(T, a || b);                                                        \
+        else if (op == MPI_LXOR) LOOP(T, !a != !b);                                                     \
+        else return 0;                                                                                  \
+        return 1;                                                                                       \
+    }
+    INT_TYPES(X) BOOL_TYPES(X)
+#undef X
+    return 0;
+}
+
+static int bitwise(MPI_Op op, const void *in, void *inout, size_t n, MPI_Datatype dt)
+{
+#define X(H, T)                                                                                         \
+    if (dt == H) {                                                                                      \
+        if (op == MPI_BAND) LOOP(T, a & b);                                                             \
+        else if (op == MPI_BOR) LOOP(T, a | b);                                                         \
+        else if (op == MPI_BXOR) LOOP(T, a ^ b);                                                        \
+        else return 0;                                                                                  \
+        return 1;                                                                                       \
+    }
+    INT_TYPES(X) X(MPI_BYTE, unsigned char)
+#undef X
+    return 0;
+}
+
+static int complex_ops(MPI_Op op, const void *in, void *inout, size_t n, MPI_Datatype dt)
+{
+#define X(H, T)                                                                                         \
+    if (dt == H) {                                                                                      \
+        if (op == MPI_SUM) LOOP(T, a + b);                                                              \
+        else if (op == MPI_PROD) LOOP(T, a * b);                                                        \
+        else return 0;                                                                                  \
+        return 1;                                                                                       \
+    }
+    COMPLEX_TYPES(X)
+#undef X
+    return 0;
+}
+
+/* MAXLOC/MINLOC: the extreme value, and on a tie the smaller index. */
+static int location(MPI_Op op, const void *in, void *inout, size_t n, MPI_Datatype dt)
+{
+    if (op != MPI_MAXLOC && op != MPI_MINLOC)
+        return 0;
+    int want_max = op == MPI_MAXLOC;
+#define X(H, T)                                                                                         \
+    if (dt == H) {                                                                                      \
+        const T *a = in;                                                                                \
+        T *b = inout;                                                                                   \
+        for (size_t i = 0; i < n; i++) {                                                                \
+            int better = want_max ? a[i].v > b[i].v : a[i].v < b[i].v;                                  \
+            if (better || (a[i].v == b[i].v && a[i].i < b[i].i))                                        \
+                b[i] = a[i];                                                                            \
+        }                                                                                               \
+        return 1;                                                                                       \
+    }
+    PAIR_TYPES(X)
+#undef X
+    return 0;
+}
+
+static int predefined(MPI_Op op)
+{
+    return op == MPI_SUM || op == MPI_PROD || op == MPI_MAX || op == MPI_MIN || op == MPI_LAND ||
+           op == MPI_LOR || op == MPI_LXOR || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
+           op == MPI_MAXLOC || op == MPI_MINLOC;
+}
+
+struct skiff_op *skiff_op_user(MPI_Op op)
+{
+    if ((uintptr_t)op < 0x1000)
+        return NULL;
+    struct skiff_op *o = (struct skiff_op *)(void *)op;
+    return o->magic == SKIFF_OP_MAGIC ? o : NULL;
+}
+
+int skiff_op_valid(MPI_Op op)
+{
+    return predefined(op) || skiff_op_user(op) != NULL;
+}
+
+int skiff_op_commutative(MPI_Op op)
+{
+    struct skiff_op *u = skiff_op_user(op);
+    return u ? u->commute : 1;
+}
+
+const char *skiff_op_name(MPI_Op op)
+{
+    static const struct { MPI_Op op; const char *name; } names[] = {
+        {MPI_SUM, "MPI_SUM"}, {MPI_PROD, "MPI_PROD"}, {MPI_MAX, "MPI_MAX"}, {MPI_MIN, "MPI_MIN"},
+        {MPI_LAND, "MPI_LAND"}, {MPI_LOR, "MPI_LOR"}, {MPI_LXOR, "MPI_LXOR"}, {MPI_BAND, "MPI_BAND"},
+        {MPI_BOR, "MPI_BOR"}, {MPI_BXOR, "MPI_BXOR"}, {MPI_MAXLOC, "MPI_MAXLOC"}, {MPI_MINLOC, "MPI_MINLOC"},
+        {MPI_REPLACE, "MPI_REPLACE"}, {MPI_NO_OP, "MPI_NO_OP"}, {MPI_OP_NULL, "MPI_OP_NULL"}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].op == op)
+            return names[i].name;
+    return skiff_op_user(op) ? "a user op" : "an invalid op";
+}
+
+/* Dispatch on a scratch pair of one element: the cheapest way to ask "is (op, dt) defined?". */
+static int dispatch(MPI_Op op, const void *in, void *inout, size_t n, MPI_Datatype dt)
+{
+    return arith(op, in, inout, n, dt) || logical(op, in, inout, n, dt) || bitwise(op, in, inout, n, dt) ||
+           complex_ops(op, in, inout, n, dt) || location(op, in, inout, n, dt);
+}
+
+int skiff_op_check(MPI_Op op, MPI_Datatype dt)
+{
+    if (!skiff_op_valid(op))
+        return skiff_err(MPI_ERR_OP, "%s cannot be used in a reduction", skiff_op_name(op));
+    if (skiff_op_user(op))
+        return MPI_SUCCESS;
+    if (!dispatch(op, NULL, NULL, 0, dt))
+        return skiff_err(MPI_ERR_OP, "%s is not defined for this datatype", skiff_op_name(op));
+    return MPI_SUCCESS;
+}
+
+void skiff_op_apply(MPI_Op op, const void *in, void *inout, size_t count, MPI_Datatype dt)
+{
+    struct skiff_op *u = skiff_op_user(op);
+    if (u) {
+        /* Counts reach here from the int-count MPI calls, so they fit the user function's int. */
+        int len = (int)count;
+        u->fn((void *)in, inout, &len, &dt);
+        return;
+    }
+    dispatch(op, in, inout, count, dt);
+}

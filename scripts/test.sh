@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh
 jobs=$(nproc)
+# A rank blocked this long prints what it waits for: a hang in CI then explains itself.
+export SKIFF_PROGRESS_TIMEOUT=${SKIFF_PROGRESS_TIMEOUT:-60}
 
 run_suite() { # build-dir, extra cmake args...
     dir=$1

@@ -457,11 +457,26 @@ static void on_signals(struct job *job)
         reap(job);
 }
 
+/* Which ranks were still running at the timeout, and whether they were inside MPI: the first
+ * thing anyone debugging a hang wants to know. */
+static void report_stuck(const struct job *job)
+{
+    static const char *states[] = {"before MPI_Init", "inside MPI", "after MPI_Finalize", "aborting"};
+    for (int r = 0; r < job->opt.nranks; r++) {
+        if (!job->ranks[r].alive)
+            continue;
+        uint32_t st = atomic_load(&job->hdr->rank[r].state);
+        say(2, "mpiexec:   rank %d (pid %d) still running, %s\n", r, (int)job->ranks[r].pid,
+            st < 4 ? states[st] : "in an unknown state");
+    }
+}
+
 static void on_deadlines(struct job *job)
 {
     double t = now();
     if (job->phase == PHASE_RUNNING && job->timeout_at && t >= job->timeout_at) {
         say(2, "mpiexec: timeout after %g s; killing %d ranks\n", job->opt.timeout, job->nalive);
+        report_stuck(job);
         set_status(job, EXIT_TIMEOUT);
         begin_teardown(job, SIGTERM);
     } else if (job->phase == PHASE_TERMINATING && t >= job->kill_at) {

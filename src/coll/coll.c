@@ -98,6 +98,8 @@ int skiff_coll_allreduce(const void *sendbuf, void *recvbuf, size_t count, MPI_D
     int rc = type_size(dt, &esize);
     if (rc)
         return rc;
+    if (!req && c->size > 1 && skiff_allreduce_shm(sendbuf, recvbuf, count, esize, dt, op, c))
+        return MPI_SUCCESS;
     SCHED_BEGIN(c, req);
     s->dt = dt;
     s->op = op;

@@ -25,6 +25,10 @@ struct skiff_transport {
      * between with the normal progress loop, so messages keep flowing meanwhile. */
     unsigned (*barrier_arrive)(void);
     int (*barrier_done)(unsigned token);
+    /* Per-rank slots of node_slot_bytes in the same shared area, two sets used alternately, for
+     * small collectives that every rank reads directly (NULL if none). */
+    void *(*node_slot)(unsigned set, int rank);
+    size_t node_slot_bytes;
     size_t max_eager; /* messages up to this many bytes go eagerly */
     size_t max_piece; /* largest payload of one send (pipelined DATA pieces) */
 };

@@ -15,7 +15,8 @@ void skiff_shm_layout_compute(struct skiff_shm_layout *l, uint32_t nranks, size_
     l->cell_stride = SKIFF_CELL_HDR + l->cell_payload;
     l->ncells = ncells;
     l->off_barrier = page_up(header_bytes);
-    l->off_mailbox = page_up(l->off_barrier + sizeof(struct skiff_shm_barrier));
+    l->off_slots = page_up(l->off_barrier + sizeof(struct skiff_shm_barrier));
+    l->off_mailbox = page_up(l->off_slots + 2 * (size_t)nranks * SKIFF_SHM_SLOT);
     l->off_fctl = page_up(l->off_mailbox + nranks * sizeof(struct skiff_shm_mailbox));
     l->off_fbox = page_up(l->off_fctl + pairs * sizeof(struct skiff_fbox_ctl));
     l->off_cells = page_up(l->off_fbox + pairs * fbox_size);

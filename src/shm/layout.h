@@ -15,6 +15,7 @@
 #include "core/proto.h"
 
 #define SKIFF_CACHELINE 64
+#define SKIFF_SHM_SLOT 4096 /* bytes per rank per set of the node collective slots */
 
 /* One per receiving rank: its doorbell and the head/tail of its queue, each on its own cache line
  * so senders ringing the bell do not steal the line the receiver polls. */
@@ -63,7 +64,7 @@ struct skiff_shm_layout {
     size_t cell_payload; /* payload bytes per cell */
     size_t cell_stride;  /* bytes per cell including its header */
     uint32_t ncells;     /* cells per rank */
-    size_t off_barrier, off_mailbox, off_fctl, off_fbox, off_cells, total;
+    size_t off_barrier, off_slots, off_mailbox, off_fctl, off_fbox, off_cells, total;
 };
 
 /* Computes offsets for nranks ranks; every rank computes the same answer from the same settings. */

@@ -210,6 +210,11 @@ static int shm_barrier_done(unsigned sense)
     return atomic_load_explicit(&node_barrier()->sense, memory_order_acquire) == sense;
 }
 
+static void *shm_node_slot(unsigned set, int rank)
+{
+    return shm.base + shm.l.off_slots + ((size_t)(set & 1) * (size_t)shm.n + (size_t)rank) * SKIFF_SHM_SLOT;
+}
+
 static void shm_finalize(void)
 {
     free(shm.tx);
@@ -229,6 +234,8 @@ static struct skiff_transport shm_ops = {
     .finalize = shm_finalize,
     .barrier_arrive = shm_barrier_arrive,
     .barrier_done = shm_barrier_done,
+    .node_slot = shm_node_slot,
+    .node_slot_bytes = SKIFF_SHM_SLOT,
 };
 
 int skiff_shm_single_copy(void)

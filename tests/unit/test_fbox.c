@@ -22,7 +22,7 @@ struct pair {
 
 static int setup(void **state)
 {
-    struct pair *p = aligned_alloc(64, sizeof *p);
+    struct pair *p = aligned_alloc(64, (sizeof *p + 63) & ~(size_t)63);
     memset(p, 0, sizeof *p);
     p->ring = aligned_alloc(64, RING);
     memset(p->ring, 0, RING);

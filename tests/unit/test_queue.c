@@ -29,6 +29,7 @@ static struct area make_area(void)
     a.stride = SKIFF_CELL_HDR + PAYLOAD;
     a.cells_off = 4096; /* offset 0 must never be a cell: it means "null" */
     size_t total = a.cells_off + (size_t)NPROD * NCELLS * a.stride;
+    total = (total + 4095) & ~(size_t)4095; /* aligned_alloc wants a multiple of the alignment */
     a.base = aligned_alloc(4096, total);
     memset(a.base, 0, total);
     a.mb = (struct skiff_shm_mailbox *)(a.base + 64 * 4);

@@ -8,10 +8,20 @@ static inline size_t entry_bytes(size_t plen)
     return (SKIFF_FBOX_ENTRY_HDR + plen + SKIFF_CACHELINE - 1) & ~(size_t)(SKIFF_CACHELINE - 1);
 }
 
-/* Slot sequence for a byte position: changes every cache line and every lap. */
+/* Slot sequence for a byte position: changes every cache line and every lap, and is never 0. */
 static inline uint32_t seq_at(uint64_t pos)
 {
-    return (uint32_t)(pos >> 6) + 1u;
+    uint32_t s = (uint32_t)(pos >> 6) + 1u;
+    return s ? s : 1u;
+}
+
+/* The first word of every line after the first of a consumed record is cleared: that line may be
+ * where a later record starts, and the old payload there must never read as a valid sequence
+ * (payloads of small integers would). Done before `consumed` is published, so before any reuse. */
+static void clear_tail(struct skiff_fbox_rx *rx, size_t off, size_t bytes)
+{
+    for (size_t l = SKIFF_CACHELINE; l < bytes; l += SKIFF_CACHELINE)
+        atomic_store_explicit((_Atomic uint32_t *)(void *)(rx->ring + off + l), 0, memory_order_relaxed);
 }
 
 static int has_room(struct skiff_fbox_tx *tx, size_t need)
@@ -55,6 +65,7 @@ const struct skiff_fbox_entry *skiff_fbox_peek(struct skiff_fbox_rx *rx)
         if (atomic_load_explicit(&e->seq, memory_order_acquire) != seq_at(rx->pos))
             return NULL;
         if (e->plen == SKIFF_FBOX_PAD) {
+            clear_tail(rx, off, rx->size - off);
             rx->pos += rx->size - off;
             continue;
         }
@@ -67,6 +78,8 @@ const struct skiff_fbox_entry *skiff_fbox_peek(struct skiff_fbox_rx *rx)
 
 void skiff_fbox_pop(struct skiff_fbox_rx *rx, const struct skiff_fbox_entry *e)
 {
-    rx->pos += entry_bytes(e->plen);
+    size_t bytes = entry_bytes(e->plen);
+    clear_tail(rx, (size_t)(rx->pos & (rx->size - 1)), bytes);
+    rx->pos += bytes;
     atomic_store_explicit(&rx->ctl->consumed, rx->pos, memory_order_release);
 }

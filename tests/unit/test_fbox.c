@@ -67,6 +67,14 @@ static void pop_one(struct pair *p, unsigned seq, size_t len)
     skiff_fbox_pop(&p->rx, e);
 }
 
+static void pop_any(struct pair *p)
+{
+    const struct skiff_fbox_entry *e = skiff_fbox_peek(&p->rx);
+    assert_non_null(e);
+    assert_ptr_not_equal(e, SKIFF_FBOX_CORRUPT);
+    skiff_fbox_pop(&p->rx, e);
+}
+
 static void empty_ring_has_nothing(void **state)
 {
     struct pair *p = *state;
@@ -111,6 +119,30 @@ static void corrupt_length_is_detected(void **state)
     assert_ptr_equal(skiff_fbox_peek(&p->rx), SKIFF_FBOX_CORRUPT);
 }
 
+/* Payload left over from an earlier lap must never look like the next record, even when it holds
+ * exactly the sequence number the reader will expect there (payloads of small integers do). */
+static void stale_payload_is_not_a_record(void **state)
+{
+    struct pair *p = *state;
+    unsigned char payload[2000] = {0};
+    /* Line j of the first record starts 64*j - 56 bytes into its payload; one lap later the reader
+     * expects sequence (RING + 64*j) / 64 + 1 at that line. */
+    for (unsigned j = 1; j < 31; j++) {
+        uint32_t seq = RING / 64 + j + 1;
+        memcpy(payload + 64 * j - 56, &seq, sizeof seq);
+    }
+    struct skiff_hdr h = {.type = 1, .len = sizeof payload};
+    assert_int_equal(skiff_fbox_push(&p->tx, &h, payload, sizeof payload), 0);
+    pop_any(p);
+    while ((p->rx.pos & (RING - 1)) != 0) { /* one-line records up to the end of the lap */
+        push_one(p, 0, 0);
+        pop_one(p, 0, 0);
+    }
+    push_one(p, 1, 0); /* lap two, line 0; line 1 still holds the old payload */
+    pop_one(p, 1, 0);
+    assert_null(skiff_fbox_peek(&p->rx));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -118,6 +150,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(order_survives_wraparound, setup, teardown),
         cmocka_unit_test_setup_teardown(full_ring_pushes_back_until_consumed, setup, teardown),
         cmocka_unit_test_setup_teardown(corrupt_length_is_detected, setup, teardown),
+        cmocka_unit_test_setup_teardown(stale_payload_is_not_a_record, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

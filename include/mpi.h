@@ -188,7 +188,8 @@ enum {
 enum {
     MPI_IDENT = 201, MPI_CONGRUENT = 202, MPI_SIMILAR = 203, MPI_UNEQUAL = 204,
     MPI_CART = 211, MPI_GRAPH = 212, MPI_DIST_GRAPH = 213,
-    MPI_COMM_TYPE_SHARED = 221
+    MPI_COMM_TYPE_SHARED = 221, MPI_COMM_TYPE_HW_UNGUIDED = 222, MPI_COMM_TYPE_HW_GUIDED = 223,
+    MPI_COMM_TYPE_RESOURCE_GUIDED = 224
 };
 
 enum {
@@ -200,6 +201,11 @@ enum {
 typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 typedef void (MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef int (MPI_Comm_copy_attr_function)(MPI_Comm comm, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int (MPI_Comm_delete_attr_function)(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
+#define MPI_COMM_NULL_COPY_FN   ((MPI_Comm_copy_attr_function*)0x0)
+#define MPI_COMM_DUP_FN         ((MPI_Comm_copy_attr_function*)0x1)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function*)0x0)
 
 /* The calls skiff implements. The library is built with hidden symbols; these are its interface. */
 #if defined(__GNUC__)
@@ -319,6 +325,59 @@ SKIFF_MPI_API int PMPI_Error_class(int errorcode, int *errorclass);
 SKIFF_MPI_API int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 SKIFF_MPI_API int PMPI_Free_mem(void *base);
 
+/* Derived datatypes and packing. */
+SKIFF_MPI_API int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int MPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+SKIFF_MPI_API int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype);
+SKIFF_MPI_API int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int MPI_Type_commit(MPI_Datatype *datatype);
+SKIFF_MPI_API int MPI_Type_free(MPI_Datatype *datatype);
+SKIFF_MPI_API int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+SKIFF_MPI_API int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
+SKIFF_MPI_API int MPI_Get_address(const void *location, MPI_Aint *address);
+SKIFF_MPI_API int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm);
+SKIFF_MPI_API int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm);
+SKIFF_MPI_API int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+SKIFF_MPI_API int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+SKIFF_MPI_API int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype);
+SKIFF_MPI_API int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int PMPI_Type_commit(MPI_Datatype *datatype);
+SKIFF_MPI_API int PMPI_Type_free(MPI_Datatype *datatype);
+SKIFF_MPI_API int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+SKIFF_MPI_API int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
+SKIFF_MPI_API int PMPI_Get_address(const void *location, MPI_Aint *address);
+SKIFF_MPI_API int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm);
+SKIFF_MPI_API int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm);
+SKIFF_MPI_API int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+/* MPI-1 names removed from the standard in MPI-3, still called by real codes. */
+SKIFF_MPI_API int MPI_Address(void *location, MPI_Aint *address);
+SKIFF_MPI_API int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+SKIFF_MPI_API int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+SKIFF_MPI_API int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+SKIFF_MPI_API int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int MPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+SKIFF_MPI_API int PMPI_Address(void *location, MPI_Aint *address);
+SKIFF_MPI_API int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);
+SKIFF_MPI_API int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+SKIFF_MPI_API int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+SKIFF_MPI_API int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+
 /* Collectives and reduction operations. */
 SKIFF_MPI_API int MPI_Barrier(MPI_Comm comm);
 SKIFF_MPI_API int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
@@ -368,6 +427,82 @@ SKIFF_MPI_API int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count,
 SKIFF_MPI_API int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
 SKIFF_MPI_API int PMPI_Op_free(MPI_Op *op);
 SKIFF_MPI_API int PMPI_Op_commutative(MPI_Op op, int *commute);
+
+/* Communicators, groups, attributes, Cartesian topologies. */
+SKIFF_MPI_API int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
+SKIFF_MPI_API int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+SKIFF_MPI_API int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm);
+SKIFF_MPI_API int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+SKIFF_MPI_API int MPI_Comm_free(MPI_Comm *comm);
+SKIFF_MPI_API int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+SKIFF_MPI_API int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+SKIFF_MPI_API int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
+SKIFF_MPI_API int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
+SKIFF_MPI_API int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
+SKIFF_MPI_API int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn, MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state);
+SKIFF_MPI_API int MPI_Comm_free_keyval(int *comm_keyval);
+SKIFF_MPI_API int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
+SKIFF_MPI_API int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
+SKIFF_MPI_API int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+SKIFF_MPI_API int MPI_Group_size(MPI_Group group, int *size);
+SKIFF_MPI_API int MPI_Group_rank(MPI_Group group, int *rank);
+SKIFF_MPI_API int MPI_Group_free(MPI_Group *group);
+SKIFF_MPI_API int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+SKIFF_MPI_API int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]);
+SKIFF_MPI_API int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+SKIFF_MPI_API int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+SKIFF_MPI_API int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+SKIFF_MPI_API int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+SKIFF_MPI_API int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+SKIFF_MPI_API int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+SKIFF_MPI_API int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+SKIFF_MPI_API int MPI_Dims_create(int nnodes, int ndims, int dims[]);
+SKIFF_MPI_API int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart);
+SKIFF_MPI_API int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank);
+SKIFF_MPI_API int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
+SKIFF_MPI_API int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+SKIFF_MPI_API int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank);
+SKIFF_MPI_API int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest);
+SKIFF_MPI_API int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
+SKIFF_MPI_API int MPI_Cartdim_get(MPI_Comm comm, int *ndims);
+SKIFF_MPI_API int MPI_Topo_test(MPI_Comm comm, int *status);
+SKIFF_MPI_API int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
+SKIFF_MPI_API int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+SKIFF_MPI_API int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm);
+SKIFF_MPI_API int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+SKIFF_MPI_API int PMPI_Comm_free(MPI_Comm *comm);
+SKIFF_MPI_API int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+SKIFF_MPI_API int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+SKIFF_MPI_API int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);
+SKIFF_MPI_API int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
+SKIFF_MPI_API int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
+SKIFF_MPI_API int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn, MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state);
+SKIFF_MPI_API int PMPI_Comm_free_keyval(int *comm_keyval);
+SKIFF_MPI_API int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
+SKIFF_MPI_API int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
+SKIFF_MPI_API int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+SKIFF_MPI_API int PMPI_Group_size(MPI_Group group, int *size);
+SKIFF_MPI_API int PMPI_Group_rank(MPI_Group group, int *rank);
+SKIFF_MPI_API int PMPI_Group_free(MPI_Group *group);
+SKIFF_MPI_API int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+SKIFF_MPI_API int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]);
+SKIFF_MPI_API int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+SKIFF_MPI_API int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+SKIFF_MPI_API int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+SKIFF_MPI_API int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+SKIFF_MPI_API int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+SKIFF_MPI_API int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+SKIFF_MPI_API int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+SKIFF_MPI_API int PMPI_Dims_create(int nnodes, int ndims, int dims[]);
+SKIFF_MPI_API int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart);
+SKIFF_MPI_API int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank);
+SKIFF_MPI_API int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm);
+SKIFF_MPI_API int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+SKIFF_MPI_API int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank);
+SKIFF_MPI_API int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest);
+SKIFF_MPI_API int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
+SKIFF_MPI_API int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);
+SKIFF_MPI_API int PMPI_Topo_test(MPI_Comm comm, int *status);
 
 #if defined(__cplusplus)
 }

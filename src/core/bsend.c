@@ -1,7 +1,6 @@
 #include "core/bsend.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/error.h"
 #include "core/progress.h"
@@ -83,8 +82,9 @@ static size_t used_bytes(void)
     return n;
 }
 
-int skiff_bsend(const void *data, size_t bytes, int dest, int tag, struct skiff_comm *c)
+int skiff_bsend(const void *buf, size_t count, const struct skiff_type *t, int dest, int tag, struct skiff_comm *c)
 {
+    size_t bytes = skiff_type_packed_size(t, count);
     size_t len = (bytes + 63) & ~(size_t)63; /* keep copies cache-line aligned */
     struct seg *s = take_space(len ? len : 64);
     if (!s)
@@ -92,7 +92,7 @@ int skiff_bsend(const void *data, size_t bytes, int dest, int tag, struct skiff_
                          "no room for %zu bytes in the attached buffer (%zu bytes, %zu in use) for rank %d, tag %d",
                          bytes, bb.size, used_bytes(), dest, tag);
     char *copy = bb.base + s->off;
-    memcpy(copy, data, bytes);
+    skiff_type_pack(buf, count, t, copy);
     struct skiff_request *r;
     int rc = skiff_send_start(copy, bytes, dest, tag, c, c->ctx, SKIFF_SEND_STANDARD, 0, &r);
     if (rc != MPI_SUCCESS) {

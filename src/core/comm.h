@@ -1,24 +1,32 @@
 /* Communicators: a context id that keeps their traffic apart, and the map from their ranks to the
- * job's ranks. MPI_COMM_WORLD and MPI_COMM_SELF are built at MPI_Init. */
+ * job's ranks. MPI_COMM_WORLD and MPI_COMM_SELF are built at MPI_Init; the others are objects from a pool
+ * whose address is the user's handle. */
 #ifndef SKIFF_COMM_H
 #define SKIFF_COMM_H
 
 #include <stdint.h>
 
+#include "core/attr.h"
 #include "mpi.h"
 
 #define SKIFF_COMM_MAGIC 0x636f6d6du
 
 struct skiff_errhandler;
+struct skiff_group;
+struct skiff_topo;
 
 struct skiff_comm {
-    uint32_t magic;
-    uint32_t ctx;         /* point-to-point context; collectives will use ctx + 1 */
+    uint32_t magic;       /* cleared when freed: the handle is refused from then on */
+    uint32_t ctx;         /* point-to-point context; collectives use ctx + 1 */
     int rank, size;
-    int *world;           /* comm rank -> job rank; NULL means identity */
+    int *world;           /* comm rank -> job rank; NULL means identity; owned by group */
     MPI_Comm handle;      /* what the user holds */
     MPI_Errhandler errhandler;
     char name[MPI_MAX_OBJECT_NAME];
+    struct skiff_group *group; /* its processes in rank order (its own) */
+    struct skiff_topo *topo;   /* Cartesian topology, or NULL */
+    struct skiff_attrs attrs;  /* cached attributes */
+    struct skiff_comm *zombie_next; /* freed while requests still use it: see skiff_comm_free */
 };
 
 extern struct skiff_comm skiff_comm_world, skiff_comm_self;
@@ -32,5 +40,23 @@ static inline int skiff_comm_world_rank(const struct skiff_comm *c, int r)
 {
     return c->world ? c->world[r] : r;
 }
+
+/* For messages: the name set by MPI_Comm_set_name (MPI_Comm_get_name must give "" for a communicator
+ * without one, so the name itself stays empty). */
+static inline const char *skiff_comm_label(const struct skiff_comm *c)
+{
+    return c->name[0] ? c->name : "(unnamed)";
+}
+
+/* Collective over parent: every process of parent calls it with the job ranks, in rank order, of the
+ * communicator it will belong to (n = 0 for none; disjoint lists on different processes make disjoint
+ * communicators, as MPI_Comm_split does). Agrees on a context id, then sets *out to the new communicator
+ * (inheriting parent's error handler), or to NULL when this process is not in world[]. Returns an MPI error
+ * code. */
+int skiff_comm_make(struct skiff_comm *parent, const int *world, int n, struct skiff_comm **out);
+
+/* Frees c (a communicator made by skiff_comm_make) after its attributes are deleted. Requests still in
+ * flight keep it readable until they are released. */
+void skiff_comm_free(struct skiff_comm *c);
 
 #endif

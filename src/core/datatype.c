@@ -1,12 +1,17 @@
+/* Datatype handles and lifetimes: the predefined table, derived objects, references. */
 #include "core/datatype.h"
 
 #include <complex.h>
+#include <stdalign.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <wchar.h>
 
 #define PREDEF_BASE 0x200
 #define PREDEF_COUNT 0x100
+/* Below this no heap object lives: small values are predefined handles of other kinds, or garbage. */
+#define MIN_HEAP_HANDLE 0x10000
 
 /* Layouts of the pair types as C lays out the structs MPI defines them by. */
 struct float_int { float v; int i; };
@@ -15,12 +20,29 @@ struct long_int { long v; int i; };
 struct short_int { short v; int i; };
 struct long_double_int { long double v; int i; };
 
-#define BASIC(h, type, nm) [(h) - PREDEF_BASE] = {sizeof(type), sizeof(type), 1, sizeof(type), 1, nm}
-/* A pair's size counts only its data; its extent includes the struct's padding. Until the datatype
- * engine packs, transfers move whole extents: both sides use the same type, so layouts agree. */
+#define COMMON(h, nm) .magic = SKIFF_TYPE_MAGIC, .predefined = 1, .committed = 1, .refs = 1, \
+    .basic = (MPI_Datatype)(h), .nbasic = 1, .name = nm
+
+#define BASIC(h, type, nm)                                                                             \
+    [(h) - PREDEF_BASE] = {COMMON(h, nm), .size = sizeof(type), .extent = sizeof(type),                 \
+                           .true_extent = sizeof(type), .contiguous = 1, .nelems = 1,                  \
+                           .align = alignof(type), .nblocks = 1,                                       \
+                           .blocks = (const struct skiff_block[]){{0, sizeof(type)}}, .nruns = 1,       \
+                           .runs = (const struct skiff_run[]){{sizeof(type), 1}}}
+
+/* A pair is its value then an int, wherever the struct puts it: one block when they touch, else two.
+ * Its size counts only the data; its extent includes the struct's padding. */
+#define GLUED(st, first) (offsetof(st, i) == sizeof(first))
 #define PAIR(h, st, first, nm)                                                                         \
-    [(h) - PREDEF_BASE] = {sizeof(first) + sizeof(int), sizeof(st), 2, sizeof(first),                  \
-                           sizeof(first) + sizeof(int) == sizeof(st), nm}
+    [(h) - PREDEF_BASE] = {                                                                            \
+        COMMON(h, nm), .size = sizeof(first) + sizeof(int), .extent = sizeof(st),                       \
+        .true_extent = offsetof(st, i) + sizeof(int),                                                   \
+        .contiguous = sizeof(first) + sizeof(int) == sizeof(st), .nelems = 2, .align = alignof(st),      \
+        .nblocks = GLUED(st, first) ? 1 : 2,                                                            \
+        .blocks = (const struct skiff_block[]){{0, GLUED(st, first) ? sizeof(first) + sizeof(int)      \
+                                                                     : sizeof(first)},                 \
+                                               {offsetof(st, i), sizeof(int)}},                        \
+        .nruns = 2, .runs = (const struct skiff_run[]){{sizeof(first), 1}, {sizeof(int), 1}}}
 
 static const struct skiff_type predefined[PREDEF_COUNT] = {
     BASIC(0x201, intptr_t, "MPI_AINT"),
@@ -47,7 +69,10 @@ static const struct skiff_type predefined[PREDEF_COUNT] = {
     PAIR(0x228, struct float_int, float, "MPI_FLOAT_INT"),
     PAIR(0x229, struct double_int, double, "MPI_DOUBLE_INT"),
     PAIR(0x22a, struct long_int, long, "MPI_LONG_INT"),
-    [0x22b - PREDEF_BASE] = {2 * sizeof(int), 2 * sizeof(int), 2, sizeof(int), 1, "MPI_2INT"},
+    [0x22b - PREDEF_BASE] = {COMMON(0x22b, "MPI_2INT"), .size = 2 * sizeof(int), .extent = 2 * sizeof(int),
+                             .true_extent = 2 * sizeof(int), .contiguous = 1, .nelems = 2, .align = alignof(int),
+                             .nblocks = 1, .blocks = (const struct skiff_block[]){{0, 2 * sizeof(int)}},
+                             .nruns = 1, .runs = (const struct skiff_run[]){{sizeof(int), 2}}},
     PAIR(0x22c, struct short_int, short, "MPI_SHORT_INT"),
     PAIR(0x22d, struct long_double_int, long double, "MPI_LONG_DOUBLE_INT"),
     BASIC(0x238, bool, "MPI_C_BOOL"),
@@ -67,11 +92,91 @@ static const struct skiff_type predefined[PREDEF_COUNT] = {
     BASIC(0x259, uint64_t, "MPI_UINT64_T"),
 };
 
+/* Released objects are kept for reuse, never returned to malloc: a stale handle then still points at
+ * a type object (its magic cleared), so using it is caught instead of reading freed memory. */
+static struct skiff_type *pool;
+
 const struct skiff_type *skiff_type_get(MPI_Datatype dt)
 {
     uintptr_t h = (uintptr_t)dt;
-    if (h <= PREDEF_BASE || h >= PREDEF_BASE + PREDEF_COUNT)
+    const struct skiff_type *t;
+    if (h - PREDEF_BASE < PREDEF_COUNT)
+        t = &predefined[h - PREDEF_BASE];
+    else if (h >= MIN_HEAP_HANDLE && h % alignof(struct skiff_type) == 0)
+        t = (const struct skiff_type *)(void *)h;
+    else
         return NULL;
-    const struct skiff_type *t = &predefined[h - PREDEF_BASE];
-    return t->size ? t : NULL;
+    return t->magic == SKIFF_TYPE_MAGIC ? t : NULL;
+}
+
+struct skiff_type *skiff_type_alloc(void)
+{
+    struct skiff_type *t = pool;
+    if (t)
+        pool = t->next_free;
+    else if (!(t = malloc(sizeof *t)))
+        return NULL;
+    *t = (struct skiff_type){.magic = SKIFF_TYPE_MAGIC, .refs = 1, .name = ""};
+    return t;
+}
+
+void skiff_type_release(struct skiff_type *t)
+{
+    free((void *)t->blocks);
+    free((void *)t->runs);
+    *t = (struct skiff_type){.next_free = pool};
+    pool = t;
+}
+
+/* Only derived types change after creation, and those are heap objects the library owns: casting
+ * away the const of the reader's view is sound for them. */
+static struct skiff_type *mut(const struct skiff_type *t)
+{
+    return t->predefined ? NULL : (struct skiff_type *)(uintptr_t)t;
+}
+
+void skiff_type_commit(const struct skiff_type *t)
+{
+    struct skiff_type *m = mut(t);
+    if (m)
+        m->committed = 1;
+}
+
+void skiff_type_ref(const struct skiff_type *t)
+{
+    struct skiff_type *m = mut(t);
+    if (m)
+        m->refs++;
+}
+
+void skiff_type_unref(const struct skiff_type *t)
+{
+    struct skiff_type *m = mut(t);
+    if (m && --m->refs == 0)
+        skiff_type_release(m);
+}
+
+void skiff_type_free(const struct skiff_type *t)
+{
+    struct skiff_type *m = mut(t);
+    if (!m)
+        return;
+    m->magic = 0; /* the handle is dead now, even if a pending receive still unpacks with it */
+    skiff_type_unref(m);
+}
+
+size_t skiff_type_elements(const struct skiff_type *t, size_t bytes)
+{
+    if (t->size == 0)
+        return 0;
+    size_t n = bytes / t->size * t->nelems, rest = bytes % t->size;
+    for (size_t i = 0; i < t->nruns && rest; i++) {
+        const struct skiff_run *r = &t->runs[i];
+        size_t whole = rest / r->size < r->count ? rest / r->size : r->count;
+        n += whole;
+        rest -= whole * r->size;
+        if (whole < r->count && rest)
+            return SIZE_MAX; /* the data ends inside a basic element */
+    }
+    return n;
 }

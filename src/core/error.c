@@ -42,6 +42,7 @@ static struct {
     X(MPI_ERR_INTERN, "internal error")                                                                 \
     X(MPI_ERR_PENDING, "request pending")                                                               \
     X(MPI_ERR_IN_STATUS, "error code in status")                                                        \
+    X(MPI_ERR_KEYVAL, "invalid keyval")                                                                 \
     X(MPI_ERR_NO_MEM, "out of memory")                                                                  \
     X(MPI_ERR_UNSUPPORTED_OPERATION, "unsupported operation")                                           \
     X(MPI_ERR_PROC_ABORTED, "a process aborted")                                                        \

@@ -1,68 +1,67 @@
-/* Datatype queries and counting what a status describes. */
+/* Datatype queries, lifetimes, and counting what a status describes. */
 #include <stdio.h>
-#include <string.h>
 
 #include "core/pt2pt.h"
 #include "mpi/mpi_impl.h"
 
+/* Errors of calls without a communicator go to MPI_COMM_WORLD's handler. */
 static int get_type(MPI_Datatype dt, const struct skiff_type **t)
 {
-    *t = skiff_type_get(dt);
-    if (!*t)
-        return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_TYPE, "invalid datatype %s",
-                                                    dt == MPI_DATATYPE_NULL ? "(MPI_DATATYPE_NULL)" : "(not a datatype)"));
-    return MPI_SUCCESS;
+    int rc = skiff_check_dtype(dt, 0, t);
+    return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
+}
+
+static int bad_arg(const char *what)
+{
+    return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_ARG, "%s is NULL", what));
 }
 
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
-    const struct skiff_type *t;
+    const struct skiff_type *t = NULL;
     SKIFF_ENTER("MPI_Get_count");
     int rc = get_type(datatype, &t);
     if (rc)
         return rc;
     size_t bytes = skiff_status_bytes(status);
-    *count = bytes % t->extent ? MPI_UNDEFINED : (int)(bytes / t->extent);
+    if (t->size == 0)
+        *count = 0;
+    else
+        *count = bytes % t->size || bytes / t->size > INT_MAX ? MPI_UNDEFINED : (int)(bytes / t->size);
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Get_count)
 
+/* Basic elements: a message that ends inside an element of datatype still counts the whole basic
+ * elements it delivered. */
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
-    const struct skiff_type *t;
+    const struct skiff_type *t = NULL;
     SKIFF_ENTER("MPI_Get_elements");
     int rc = get_type(datatype, &t);
     if (rc)
         return rc;
-    size_t bytes = skiff_status_bytes(status);
-    size_t whole = bytes / t->extent, rest = bytes % t->extent;
-    /* A pair type cut after its first member still delivered one basic element. */
-    size_t n = whole * (size_t)t->nbasic;
-    if (rest == 0)
-        *count = (int)n;
-    else if (t->nbasic == 2 && rest == t->first_size)
-        *count = (int)(n + 1);
-    else
-        *count = MPI_UNDEFINED;
+    size_t n = skiff_type_elements(t, skiff_status_bytes(status));
+    *count = n > INT_MAX ? MPI_UNDEFINED : (int)n;
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Get_elements)
 
 int PMPI_Type_size(MPI_Datatype datatype, int *size)
 {
-    const struct skiff_type *t;
+    const struct skiff_type *t = NULL;
     SKIFF_ENTER("MPI_Type_size");
     int rc = get_type(datatype, &t);
     if (rc)
         return rc;
-    *size = (int)t->size;
+    *size = t->size > INT_MAX ? MPI_UNDEFINED : (int)t->size;
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Type_size)
 
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
-    const struct skiff_type *t;
+    const struct skiff_type *t = NULL;
     SKIFF_ENTER("MPI_Type_get_name");
     int rc = get_type(datatype, &t);
     if (rc)
@@ -71,3 +70,119 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Type_get_name)
+
+int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+{
+    const struct skiff_type *t = NULL;
+    SKIFF_ENTER("MPI_Type_get_extent");
+    int rc = get_type(datatype, &t);
+    if (rc)
+        return rc;
+    if (!lb || !extent)
+        return bad_arg(!lb ? "lb" : "extent");
+    *lb = t->lb;
+    *extent = (MPI_Aint)t->extent;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Type_get_extent)
+
+int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
+{
+    const struct skiff_type *t = NULL;
+    SKIFF_ENTER("MPI_Type_get_true_extent");
+    int rc = get_type(datatype, &t);
+    if (rc)
+        return rc;
+    if (!true_lb || !true_extent)
+        return bad_arg(!true_lb ? "true_lb" : "true_extent");
+    *true_lb = t->true_lb;
+    *true_extent = (MPI_Aint)t->true_extent;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Type_get_true_extent)
+
+/* MPI-1 forms of MPI_Type_get_extent, still in real codes. */
+int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
+{
+    const struct skiff_type *t = NULL;
+    SKIFF_ENTER("MPI_Type_extent");
+    int rc = get_type(datatype, &t);
+    if (rc)
+        return rc;
+    *extent = (MPI_Aint)t->extent;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Type_extent)
+
+int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
+{
+    const struct skiff_type *t = NULL;
+    SKIFF_ENTER("MPI_Type_lb");
+    int rc = get_type(datatype, &t);
+    if (rc)
+        return rc;
+    *displacement = t->lb;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Type_lb)
+
+int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
+{
+    const struct skiff_type *t = NULL;
+    SKIFF_ENTER("MPI_Type_ub");
+    int rc = get_type(datatype, &t);
+    if (rc)
+        return rc;
+    *displacement = t->lb + (MPI_Aint)t->extent;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Type_ub)
+
+int PMPI_Type_commit(MPI_Datatype *datatype)
+{
+    const struct skiff_type *t = NULL;
+    SKIFF_ENTER("MPI_Type_commit");
+    if (!datatype)
+        return bad_arg("datatype");
+    int rc = get_type(*datatype, &t);
+    if (rc)
+        return rc;
+    skiff_type_commit(t); /* flattening happened at construction: nothing left to do */
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Type_commit)
+
+int PMPI_Type_free(MPI_Datatype *datatype)
+{
+    const struct skiff_type *t = NULL;
+    SKIFF_ENTER("MPI_Type_free");
+    if (!datatype)
+        return bad_arg("datatype");
+    int rc = get_type(*datatype, &t);
+    if (rc)
+        return rc;
+    if (t->predefined)
+        return skiff_fail(MPI_COMM_WORLD,
+                          skiff_err(MPI_ERR_TYPE, "cannot free the predefined datatype %s", t->name));
+    skiff_type_free(t); /* receives still pending with it keep their own reference */
+    *datatype = MPI_DATATYPE_NULL;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Type_free)
+
+int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    const struct skiff_type *t = NULL;
+    struct skiff_type *n = NULL;
+    SKIFF_ENTER("MPI_Type_dup");
+    int rc = get_type(oldtype, &t);
+    if (rc)
+        return rc;
+    if (!newtype)
+        return bad_arg("newtype");
+    if ((rc = skiff_type_dup(t, &n)))
+        return skiff_fail(MPI_COMM_WORLD, rc);
+    *newtype = skiff_type_handle(n);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Type_dup)

@@ -92,6 +92,9 @@ int PMPI_Finalize(void)
 {
     SKIFF_ENTER("MPI_Finalize");
     SKIFF_REQUIRE_INIT();
+    /* The standard frees MPI_COMM_SELF first, so libraries can hang clean-up on its delete callbacks; a
+     * failing callback does not stop the shutdown. */
+    (void)skiff_attr_delete_all(&skiff_comm_self);
     /* A peer may still be reading one of our send buffers or waiting for our data pieces. */
     struct skiff_waiter w = SKIFF_WAITER_INIT;
     while (skiff_pt2pt_outstanding() || skiff_pt2pt_busy())
@@ -106,7 +109,7 @@ int PMPI_Abort(MPI_Comm comm, int errorcode)
     SKIFF_ENTER("MPI_Abort");
     struct skiff_comm *c = skiff_comm_get(comm);
     char why[160];
-    snprintf(why, sizeof why, "MPI_Abort(%s, %d) called", c ? c->name : "?", errorcode);
+    snprintf(why, sizeof why, "MPI_Abort(%s, %d) called", c ? skiff_comm_label(c) : "?", errorcode);
     skiff_abort_job(errorcode, why);
 }
 SKIFF_ALIAS(MPI_Abort)

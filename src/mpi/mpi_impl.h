@@ -13,6 +13,7 @@
 #include "core/core.h"
 #include "core/datatype.h"
 #include "core/error.h"
+#include "core/group.h"
 #include "util/arch.h"
 
 /* Every MPI_X is the weak alias of PMPI_X, so a profiler may define MPI_X and call PMPI_X. */
@@ -42,20 +43,47 @@ static inline int skiff_check_comm(MPI_Comm h, struct skiff_comm **out)
     return MPI_SUCCESS;
 }
 
+static inline int skiff_check_group(MPI_Group h, struct skiff_group **out)
+{
+    struct skiff_group *g = skiff_group_get(h);
+    if (SKIFF_UNLIKELY(!g))
+        return skiff_err(MPI_ERR_GROUP, "invalid group %s",
+                         h == MPI_GROUP_NULL ? "(MPI_GROUP_NULL)" : "(not a group)");
+    *out = g;
+    return MPI_SUCCESS;
+}
+
 static inline int skiff_check_count(int count)
 {
     return SKIFF_LIKELY(count >= 0) ? MPI_SUCCESS : skiff_err(MPI_ERR_COUNT, "invalid count %d (must be >= 0)", count);
 }
 
-/* Checks the datatype and gives the bytes count elements occupy. */
-static inline int skiff_check_type(MPI_Datatype dt, int count, size_t *bytes)
+/* Checks that dt names a live datatype; committed: that it may carry data (derived types must be
+ * committed first). */
+static inline int skiff_check_dtype(MPI_Datatype dt, int committed, const struct skiff_type **out)
 {
     const struct skiff_type *t = skiff_type_get(dt);
     if (SKIFF_UNLIKELY(!t))
         return skiff_err(MPI_ERR_TYPE, "invalid datatype %s",
-                         dt == MPI_DATATYPE_NULL ? "(MPI_DATATYPE_NULL)" : "(not a datatype)");
-    *bytes = (size_t)count * t->extent;
+                         dt == MPI_DATATYPE_NULL ? "(MPI_DATATYPE_NULL)" : "(not a datatype, or already freed)");
+    if (SKIFF_UNLIKELY(committed && !t->committed))
+        return skiff_err(MPI_ERR_TYPE,
+                         "datatype (derived: %zu bytes of data, extent %zu) is not committed: call "
+                         "MPI_Type_commit before using it to move data",
+                         t->size, t->extent);
+    *out = t;
     return MPI_SUCCESS;
+}
+
+/* Checks the datatype and gives the bytes count elements occupy packed (for a contiguous type they
+ * start at skiff_type_data(buf, t)). */
+static inline int skiff_check_type(MPI_Datatype dt, int count, size_t *bytes)
+{
+    const struct skiff_type *t = NULL;
+    int rc = skiff_check_dtype(dt, 1, &t);
+    if (SKIFF_LIKELY(rc == MPI_SUCCESS))
+        *bytes = skiff_type_packed_size(t, (size_t)count);
+    return rc;
 }
 
 static inline int skiff_check_buf(const void *buf, int count)
@@ -65,12 +93,21 @@ static inline int skiff_check_buf(const void *buf, int count)
                : skiff_err(MPI_ERR_BUFFER, "buffer is NULL but count is %d", count);
 }
 
+/* A NULL buffer is MPI_BOTTOM: valid when the type's displacements are absolute addresses, i.e. its
+ * data does not start at 0. */
+static inline int skiff_check_typed_buf(const void *buf, int count, const struct skiff_type *t)
+{
+    return SKIFF_LIKELY(buf || count == 0 || t->size == 0 || t->true_lb != 0) ? MPI_SUCCESS
+                                                                              : skiff_check_buf(buf, count);
+}
+
 /* Destination ranks: 0..size-1 or MPI_PROC_NULL. */
 static inline int skiff_check_dest(const struct skiff_comm *c, int r)
 {
     if (SKIFF_LIKELY(r >= 0 && r < c->size) || r == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    return skiff_err(MPI_ERR_RANK, "invalid rank %d (communicator %s has %d ranks)", r, c->name, c->size);
+    return skiff_err(MPI_ERR_RANK, "invalid rank %d (communicator %s has %d ranks)", r, skiff_comm_label(c),
+                     c->size);
 }
 
 /* Source ranks: also MPI_ANY_SOURCE. */
@@ -90,13 +127,14 @@ static inline int skiff_check_recv_tag(int tag)
     return tag == MPI_ANY_TAG ? MPI_SUCCESS : skiff_check_send_tag(tag);
 }
 
-/* The common checks of a send or receive; c is set on success. */
-static inline int skiff_check_p2p(const void *buf, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
-                                  int is_recv, struct skiff_comm **c, size_t *bytes)
+/* The common checks of a send or receive; c and t are set on success. Forced inline: on the
+ * ping-pong path a call here costs more than the checks. */
+static inline __attribute__((always_inline)) int skiff_check_p2p(const void *buf, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
+                                  int is_recv, struct skiff_comm **c, const struct skiff_type **t)
 {
     int rc;
     if ((rc = skiff_check_comm(comm, c)) || (rc = skiff_check_count(count)) ||
-        (rc = skiff_check_type(dt, count, bytes)) || (rc = skiff_check_buf(buf, count)) ||
+        (rc = skiff_check_dtype(dt, 1, t)) || (rc = skiff_check_typed_buf(buf, count, *t)) ||
         (rc = is_recv ? skiff_check_source(*c, peer) : skiff_check_dest(*c, peer)) ||
         (rc = is_recv ? skiff_check_recv_tag(tag) : skiff_check_send_tag(tag)))
         return rc;

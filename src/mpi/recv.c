@@ -1,10 +1,10 @@
 /* Receives, probes and the combined send-receive calls. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/progress.h"
 #include "core/pt2pt.h"
 #include "mpi/mpi_impl.h"
+#include "mpi/typed.h"
 
 /* Completes r, fills status, releases r and applies the handler to any error it carried. */
 static int finish(struct skiff_request *r, MPI_Status *status)
@@ -21,10 +21,10 @@ static int finish(struct skiff_request *r, MPI_Status *status)
 int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     struct skiff_comm *c = NULL;
-    size_t bytes = 0;
+    const struct skiff_type *t = NULL;
     SKIFF_ENTER("MPI_Recv");
     SKIFF_REQUIRE_INIT();
-    int rc = skiff_check_p2p(buf, count, datatype, source, tag, comm, 1, &c, &bytes);
+    int rc = skiff_check_p2p(buf, count, datatype, source, tag, comm, 1, &c, &t);
     if (SKIFF_UNLIKELY(rc))
         return skiff_fail(comm, rc);
     if (SKIFF_UNLIKELY(source == MPI_PROC_NULL)) {
@@ -32,7 +32,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
         return MPI_SUCCESS;
     }
     struct skiff_request *r = NULL;
-    if ((rc = skiff_recv_start(buf, bytes, source, tag, c, c->ctx, &r)))
+    if ((rc = skiff_typed_recv(buf, (size_t)count, t, source, tag, c, &r)))
         return skiff_fail(comm, rc);
     return finish(r, status);
 }
@@ -56,16 +56,16 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
-    size_t bytes = 0;
+    const struct skiff_type *t = NULL;
     SKIFF_ENTER("MPI_Irecv");
     SKIFF_REQUIRE_INIT();
-    int rc = skiff_check_p2p(buf, count, datatype, source, tag, comm, 1, &c, &bytes);
+    int rc = skiff_check_p2p(buf, count, datatype, source, tag, comm, 1, &c, &t);
     if (SKIFF_UNLIKELY(rc))
         return skiff_fail(comm, rc);
     if (SKIFF_UNLIKELY(source == MPI_PROC_NULL))
         return null_recv(comm, request);
     struct skiff_request *r = NULL;
-    if ((rc = skiff_recv_start(buf, bytes, source, tag, c, c->ctx, &r)))
+    if ((rc = skiff_typed_recv(buf, (size_t)count, t, source, tag, c, &r)))
         return skiff_fail(comm, rc);
     *request = skiff_req_handle(r);
     return MPI_SUCCESS;
@@ -121,23 +121,18 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
 }
 SKIFF_ALIAS(MPI_Iprobe)
 
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+/* Posts the receive, sends, waits for both. The send's buffer is free when this returns. */
+static int sendrecv(const void *sendbuf, size_t sendcount, const struct skiff_type *st, int dest, int sendtag,
+                    void *recvbuf, size_t recvcount, const struct skiff_type *rt, int source, int recvtag,
+                    struct skiff_comm *c, MPI_Status *status)
 {
-    struct skiff_comm *c = NULL;
-    size_t sbytes = 0, rbytes = 0;
-    SKIFF_ENTER("MPI_Sendrecv");
-    SKIFF_REQUIRE_INIT();
-    int rc = skiff_check_p2p(sendbuf, sendcount, sendtype, dest, sendtag, comm, 0, &c, &sbytes);
-    if (!rc)
-        rc = skiff_check_p2p(recvbuf, recvcount, recvtype, source, recvtag, comm, 1, &c, &rbytes);
-    if (rc)
-        return skiff_fail(comm, rc);
     struct skiff_request *rr = NULL, *sr = NULL;
-    if (source != MPI_PROC_NULL && (rc = skiff_recv_start(recvbuf, rbytes, source, recvtag, c, c->ctx, &rr)))
-        return skiff_fail(comm, rc);
-    if (dest != MPI_PROC_NULL && (rc = skiff_send_start(sendbuf, sbytes, dest, sendtag, c, c->ctx, SKIFF_SEND_STANDARD, 1, &sr)))
-        return skiff_fail(comm, rc);
+    int rc;
+    if (source != MPI_PROC_NULL && (rc = skiff_typed_recv(recvbuf, recvcount, rt, source, recvtag, c, &rr)))
+        return skiff_err_handle(c, rc);
+    if (dest != MPI_PROC_NULL &&
+        (rc = skiff_typed_send(sendbuf, sendcount, st, dest, sendtag, c, SKIFF_SEND_STANDARD, 1, &sr)))
+        return skiff_err_handle(c, rc);
     if (sr) {
         skiff_wait_req(sr);
         skiff_req_release(sr);
@@ -148,27 +143,44 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     }
     return finish(rr, status);
 }
+
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    struct skiff_comm *c = NULL;
+    const struct skiff_type *st = NULL, *rt = NULL;
+    SKIFF_ENTER("MPI_Sendrecv");
+    SKIFF_REQUIRE_INIT();
+    int rc = skiff_check_p2p(sendbuf, sendcount, sendtype, dest, sendtag, comm, 0, &c, &st);
+    if (!rc)
+        rc = skiff_check_p2p(recvbuf, recvcount, recvtype, source, recvtag, comm, 1, &c, &rt);
+    if (rc)
+        return skiff_fail(comm, rc);
+    return sendrecv(sendbuf, (size_t)sendcount, st, dest, sendtag, recvbuf, (size_t)recvcount, rt, source, recvtag, c,
+                    status);
+}
 SKIFF_ALIAS(MPI_Sendrecv)
 
 int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
                           MPI_Comm comm, MPI_Status *status)
 {
     struct skiff_comm *c = NULL;
-    size_t bytes = 0;
+    const struct skiff_type *t = NULL;
     SKIFF_ENTER("MPI_Sendrecv_replace");
     SKIFF_REQUIRE_INIT();
-    int rc = skiff_check_p2p(buf, count, datatype, dest, sendtag, comm, 0, &c, &bytes);
+    int rc = skiff_check_p2p(buf, count, datatype, dest, sendtag, comm, 0, &c, &t);
     if (!rc)
-        rc = skiff_check_p2p(buf, count, datatype, source, recvtag, comm, 1, &c, &bytes);
+        rc = skiff_check_p2p(buf, count, datatype, source, recvtag, comm, 1, &c, &t);
     if (rc)
         return skiff_fail(comm, rc);
-    /* The outgoing data must survive the incoming overwrite: send from a copy. */
-    void *copy = bytes ? malloc(bytes) : NULL;
-    if (bytes && !copy)
+    /* The outgoing data must survive the incoming overwrite: send it packed, from a copy. */
+    size_t bytes = skiff_type_packed_size(t, (size_t)count);
+    void *copy = malloc(bytes ? bytes : 1);
+    if (!copy)
         return skiff_fail(comm, skiff_err(MPI_ERR_NO_MEM, "cannot allocate %zu bytes for the outgoing copy", bytes));
-    if (bytes)
-        memcpy(copy, buf, bytes);
-    rc = PMPI_Sendrecv(copy, count, datatype, dest, sendtag, buf, count, datatype, source, recvtag, comm, status);
+    skiff_type_pack(buf, (size_t)count, t, copy);
+    rc = sendrecv(copy, bytes, skiff_type_get(MPI_BYTE), dest, sendtag, buf, (size_t)count, t, source, recvtag, c,
+                  status);
     free(copy);
     return rc;
 }

@@ -4,18 +4,19 @@
 #include "core/progress.h"
 #include "core/pt2pt.h"
 #include "mpi/mpi_impl.h"
+#include "mpi/typed.h"
 
 static int send_blocking(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, int mode)
 {
     struct skiff_comm *c = NULL;
-    size_t bytes = 0;
-    int rc = skiff_check_p2p(buf, count, dt, dest, tag, comm, 0, &c, &bytes);
+    const struct skiff_type *t = NULL;
+    int rc = skiff_check_p2p(buf, count, dt, dest, tag, comm, 0, &c, &t);
     if (SKIFF_UNLIKELY(rc))
         return skiff_fail(comm, rc);
     if (SKIFF_UNLIKELY(dest == MPI_PROC_NULL))
         return MPI_SUCCESS;
     struct skiff_request *r = NULL;
-    rc = skiff_send_start(buf, bytes, dest, tag, c, c->ctx, mode, 1, &r);
+    rc = skiff_typed_send(buf, (size_t)count, t, dest, tag, c, mode, 1, &r);
     if (SKIFF_UNLIKELY(rc))
         return skiff_fail(comm, rc);
     if (r) {
@@ -42,14 +43,14 @@ static int send_nonblocking(const void *buf, int count, MPI_Datatype dt, int des
                             int mode, MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
-    size_t bytes = 0;
-    int rc = skiff_check_p2p(buf, count, dt, dest, tag, comm, 0, &c, &bytes);
+    const struct skiff_type *t = NULL;
+    int rc = skiff_check_p2p(buf, count, dt, dest, tag, comm, 0, &c, &t);
     if (SKIFF_UNLIKELY(rc))
         return skiff_fail(comm, rc);
     if (SKIFF_UNLIKELY(dest == MPI_PROC_NULL))
         return completed_request(request, comm);
     struct skiff_request *r = NULL;
-    rc = skiff_send_start(buf, bytes, dest, tag, c, c->ctx, mode, 0, &r);
+    rc = skiff_typed_send(buf, (size_t)count, t, dest, tag, c, mode, 0, &r);
     if (SKIFF_UNLIKELY(rc))
         return skiff_fail(comm, rc);
     *request = skiff_req_handle(r);
@@ -110,10 +111,10 @@ SKIFF_ALIAS(MPI_Irsend)
 static int bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
 {
     struct skiff_comm *c = NULL;
-    size_t bytes = 0;
-    int rc = skiff_check_p2p(buf, count, dt, dest, tag, comm, 0, &c, &bytes);
+    const struct skiff_type *t = NULL;
+    int rc = skiff_check_p2p(buf, count, dt, dest, tag, comm, 0, &c, &t);
     if (!rc && dest != MPI_PROC_NULL)
-        rc = skiff_bsend(buf, bytes, dest, tag, c);
+        rc = skiff_bsend(buf, (size_t)count, t, dest, tag, c);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 

@@ -1,0 +1,45 @@
+/* Attribute caching on communicators: keyvals with their copy and delete callbacks, and each communicator's
+ * list of (keyval, value). The predefined attributes (MPI_TAG_UB, ...) are answered by the MPI layer and never
+ * stored here. */
+#ifndef SKIFF_ATTR_H
+#define SKIFF_ATTR_H
+
+#include "mpi.h"
+
+struct skiff_comm;
+
+/* User keyvals start here, clear of the predefined keys (501...) of the standard ABI. */
+#define SKIFF_KEYVAL_BASE 0x1000
+
+struct skiff_attr {
+    int keyval;
+    void *value;
+};
+
+/* In the order the attributes were first set; deleted in reverse order. */
+struct skiff_attrs {
+    int n, cap;
+    struct skiff_attr *v;
+};
+
+/* All return an MPI error code; a callback's failure becomes one whose message names the keyval. */
+int skiff_keyval_create(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del, void *extra,
+                        int *keyval);
+/* The user's keyval handle is gone; attributes still set with it keep their callbacks. */
+int skiff_keyval_free(int keyval);
+
+int skiff_attr_set(struct skiff_comm *c, int keyval, void *value);
+/* *flag = 0 when c holds no attribute for keyval. */
+int skiff_attr_get(const struct skiff_comm *c, int keyval, void **value, int *flag);
+int skiff_attr_delete(struct skiff_comm *c, int keyval);
+
+/* MPI_Comm_dup: runs every copy callback of from's attributes, caching the copies on to. */
+int skiff_attr_copy_all(struct skiff_comm *from, struct skiff_comm *to);
+/* MPI_Comm_free: runs the delete callbacks (last set first); stops at the first failure. */
+int skiff_attr_delete_all(struct skiff_comm *c);
+/* Drops c's list without callbacks (a communicator that never reached the user, MPI_Finalize). */
+void skiff_attr_drop_all(struct skiff_comm *c);
+
+void skiff_attr_finalize(void);
+
+#endif

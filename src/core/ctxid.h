@@ -1,0 +1,25 @@
+/* Context ids: the number in every message header that keeps one communicator's traffic apart from every
+ * other's. A communicator's id must not be used by any other communicator of any of its members, so the
+ * members agree on it: an allreduce(MAX) over the parent of each process's next unused id. Ids come in pairs,
+ * ctx for point-to-point and ctx + 1 for collectives (skiff_coll_ctx); MPI_COMM_WORLD holds 0 and
+ * MPI_COMM_SELF 2.
+ *
+ * Ids are never reused, even after MPI_Comm_free: the collectives keep one tag sequence per context id
+ * (coll/sched.c), which stays the same on every member only if a context belongs to one communicator for the
+ * whole run. Disjoint communicators made by one split share an id, which is safe: no message crosses them.
+ * 2^30 communicator creations per job are possible. */
+#ifndef SKIFF_CTXID_H
+#define SKIFF_CTXID_H
+
+#include <stdint.h>
+
+struct skiff_comm;
+
+/* Marks the predefined communicators' ids as used. */
+void skiff_ctx_init(void);
+
+/* Collective over parent: every process of parent calls it. Sets *ctx to an id that no communicator of any
+ * process of parent has used. Returns an MPI error code. */
+int skiff_ctx_agree(struct skiff_comm *parent, uint32_t *ctx);
+
+#endif

@@ -1,0 +1,108 @@
+/* Attribute caching on communicators, and the predefined attributes of the environment. */
+#include "core/core.h"
+#include "mpi/mpi_impl.h"
+
+/* The predefined attributes' values live here for the whole run: users get pointers to them. */
+static int tag_ub = SKIFF_TAG_UB;
+static int host = MPI_PROC_NULL;
+static int io = MPI_ANY_SOURCE;        /* every process can do I/O */
+static int wtime_is_global = 0;        /* clocks are per process */
+static int universe_size;              /* the job: skiff starts no processes later */
+static int appnum = 0;                 /* mpiexec runs one program */
+static int lastusedcode = MPI_ERR_LASTCODE;
+
+static int *predefined(int keyval)
+{
+    switch (keyval) {
+    case MPI_TAG_UB:
+        return &tag_ub;
+    case MPI_HOST:
+        return &host;
+    case MPI_IO:
+        return &io;
+    case MPI_WTIME_IS_GLOBAL:
+        return &wtime_is_global;
+    case MPI_UNIVERSE_SIZE:
+        universe_size = skiff.size;
+        return &universe_size;
+    case MPI_APPNUM:
+        return &appnum;
+    case MPI_LASTUSEDCODE:
+        return &lastusedcode;
+    default:
+        return NULL;
+    }
+}
+
+static int read_only(int keyval)
+{
+    return skiff_err(MPI_ERR_KEYVAL, "keyval %d is a predefined attribute: it cannot be set, deleted or freed",
+                     keyval);
+}
+
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                            MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
+                            void *extra_state)
+{
+    SKIFF_ENTER("MPI_Comm_create_keyval");
+    SKIFF_REQUIRE_INIT();
+    int rc = skiff_keyval_create(comm_copy_attr_fn, comm_delete_attr_fn, extra_state, comm_keyval);
+    return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Comm_create_keyval)
+
+int PMPI_Comm_free_keyval(int *comm_keyval)
+{
+    SKIFF_ENTER("MPI_Comm_free_keyval");
+    SKIFF_REQUIRE_INIT();
+    int rc = predefined(*comm_keyval) ? read_only(*comm_keyval) : skiff_keyval_free(*comm_keyval);
+    if (rc)
+        return skiff_fail(MPI_COMM_WORLD, rc);
+    *comm_keyval = MPI_KEYVAL_INVALID;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Comm_free_keyval)
+
+int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
+{
+    struct skiff_comm *c = NULL;
+    SKIFF_ENTER("MPI_Comm_set_attr");
+    SKIFF_REQUIRE_INIT();
+    int rc = skiff_check_comm(comm, &c);
+    if (!rc)
+        rc = predefined(comm_keyval) ? read_only(comm_keyval) : skiff_attr_set(c, comm_keyval, attribute_val);
+    return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Comm_set_attr)
+
+int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
+{
+    struct skiff_comm *c = NULL;
+    SKIFF_ENTER("MPI_Comm_get_attr");
+    SKIFF_REQUIRE_INIT();
+    int rc = skiff_check_comm(comm, &c);
+    if (rc)
+        return skiff_fail(comm, rc);
+    /* attribute_val is really a void **: the standard's C binding types it void * for Fortran's sake. */
+    int *p = predefined(comm_keyval);
+    if (p) {
+        *(void **)attribute_val = p;
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    rc = skiff_attr_get(c, comm_keyval, (void **)attribute_val, flag);
+    return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Comm_get_attr)
+
+int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
+{
+    struct skiff_comm *c = NULL;
+    SKIFF_ENTER("MPI_Comm_delete_attr");
+    SKIFF_REQUIRE_INIT();
+    int rc = skiff_check_comm(comm, &c);
+    if (!rc)
+        rc = predefined(comm_keyval) ? read_only(comm_keyval) : skiff_attr_delete(c, comm_keyval);
+    return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Comm_delete_attr)

@@ -1,0 +1,191 @@
+/* Making and freeing communicators: dup, split, split by type, create from a group, free.
+ * Each is collective over the parent: the processes agree on a context id (core/ctxid.h) and, for split,
+ * exchange their (color, key) pairs; point-to-point then works on the new communicator at once. */
+#include <stdlib.h>
+
+#include "coll/coll.h"
+#include "core/node.h"
+#include "core/topo.h"
+#include "mpi/mpi_impl.h"
+
+static MPI_Comm handle_of(struct skiff_comm *c)
+{
+    return c ? c->handle : MPI_COMM_NULL;
+}
+
+/* Undoes a duplicate that never reached the user; the attributes copied so far go through their delete
+ * callbacks, so whatever their copy callbacks allocated is released. */
+static void discard(struct skiff_comm *c)
+{
+    (void)skiff_attr_delete_all(c);
+    skiff_comm_free(c);
+}
+
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    struct skiff_comm *c = NULL, *n = NULL;
+    int rc;
+    SKIFF_ENTER("MPI_Comm_dup");
+    SKIFF_REQUIRE_INIT();
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_comm_make(c, c->group->world, c->size, &n)))
+        return skiff_fail(comm, rc);
+    /* A duplicate keeps the topology, the error handler and the attributes whose copy callback says so. */
+    if (c->topo && !(n->topo = skiff_topo_copy(c->topo)))
+        rc = skiff_err(MPI_ERR_NO_MEM, "out of memory copying the topology of %s", skiff_comm_label(c));
+    if (!rc)
+        rc = skiff_attr_copy_all(c, n);
+    if (rc) {
+        discard(n);
+        return skiff_fail(comm, rc);
+    }
+    *newcomm = n->handle;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Comm_dup)
+
+struct member {
+    int key, rank;
+};
+
+static int by_key_then_rank(const void *a, const void *b)
+{
+    const struct member *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* The job ranks of the processes of c with this color, ordered by (key, rank in c); *n of them. */
+static int color_members(struct skiff_comm *c, const int *pairs, int color, int *world, int *n)
+{
+    struct member *m = malloc(sizeof *m * (size_t)c->size);
+    if (!m)
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory splitting %d processes", c->size);
+    int k = 0;
+    for (int r = 0; r < c->size; r++)
+        if (pairs[2 * r] == color)
+            m[k++] = (struct member){pairs[2 * r + 1], r};
+    qsort(m, (size_t)k, sizeof *m, by_key_then_rank);
+    for (int i = 0; i < k; i++)
+        world[i] = c->group->world[m[i].rank];
+    *n = k;
+    free(m);
+    return MPI_SUCCESS;
+}
+
+static int split(struct skiff_comm *c, int color, int key, struct skiff_comm **out)
+{
+    int mine[2] = {color, key}, n = 0;
+    int *pairs = malloc(sizeof mine * (size_t)c->size), *world = malloc(sizeof(int) * (size_t)c->size);
+    int rc = pairs && world ? MPI_SUCCESS : skiff_err(MPI_ERR_NO_MEM, "out of memory splitting %d processes", c->size);
+    if (!rc)
+        rc = skiff_coll_allgather(mine, sizeof mine, pairs, c);
+    if (!rc && color != MPI_UNDEFINED)
+        rc = color_members(c, pairs, color, world, &n);
+    /* Every process takes part in agreeing on the context id, members of no new communicator too. */
+    if (!rc)
+        rc = skiff_comm_make(c, world, n, out);
+    free(pairs);
+    free(world);
+    return rc;
+}
+
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    struct skiff_comm *c = NULL, *n = NULL;
+    int rc;
+    SKIFF_ENTER("MPI_Comm_split");
+    SKIFF_REQUIRE_INIT();
+    if ((rc = skiff_check_comm(comm, &c)))
+        return skiff_fail(comm, rc);
+    if (color < 0 && color != MPI_UNDEFINED)
+        return skiff_fail(comm, skiff_err(MPI_ERR_ARG, "invalid color %d (must be >= 0 or MPI_UNDEFINED)", color));
+    if ((rc = split(c, color, key, &n)))
+        return skiff_fail(comm, rc);
+    *newcomm = handle_of(n);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Comm_split)
+
+/* The color of this process for a split type; -1 for a type skiff does not know. */
+static int type_color(struct skiff_comm *c, int split_type)
+{
+    switch (split_type) {
+    case MPI_UNDEFINED:
+        return MPI_UNDEFINED;
+    case MPI_COMM_TYPE_SHARED:
+        return skiff_node_of(skiff_comm_world_rank(c, c->rank));
+    /* No hardware level below the node is known, and info hints are not read: per the standard, such a
+     * request gives MPI_COMM_NULL. */
+    case MPI_COMM_TYPE_HW_UNGUIDED:
+    case MPI_COMM_TYPE_HW_GUIDED:
+    case MPI_COMM_TYPE_RESOURCE_GUIDED:
+        return MPI_UNDEFINED;
+    default:
+        return -1;
+    }
+}
+
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    struct skiff_comm *c = NULL, *n = NULL;
+    int rc;
+    (void)info;
+    SKIFF_ENTER("MPI_Comm_split_type");
+    SKIFF_REQUIRE_INIT();
+    if ((rc = skiff_check_comm(comm, &c)))
+        return skiff_fail(comm, rc);
+    int color = type_color(c, split_type);
+    if (color == -1)
+        return skiff_fail(comm, skiff_err(MPI_ERR_ARG, "invalid split_type %d (MPI_COMM_TYPE_SHARED is %d)",
+                                          split_type, MPI_COMM_TYPE_SHARED));
+    if ((rc = split(c, color, key, &n)))
+        return skiff_fail(comm, rc);
+    *newcomm = handle_of(n);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Comm_split_type)
+
+/* Every process of g must belong to c. */
+static int check_subgroup(struct skiff_comm *c, struct skiff_group *g)
+{
+    for (int i = 0; i < g->size; i++)
+        if (skiff_group_rank_of(c->group, g->world[i]) == MPI_UNDEFINED)
+            return skiff_err(MPI_ERR_GROUP, "rank %d of the group (job rank %d) is not a process of communicator %s",
+                             i, g->world[i], skiff_comm_label(c));
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    struct skiff_comm *c = NULL, *n = NULL;
+    struct skiff_group *g = NULL;
+    int rc;
+    SKIFF_ENTER("MPI_Comm_create");
+    SKIFF_REQUIRE_INIT();
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_group(group, &g)) ||
+        (rc = check_subgroup(c, g)) || (rc = skiff_comm_make(c, g->world, g->size, &n)))
+        return skiff_fail(comm, rc);
+    *newcomm = handle_of(n);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Comm_create)
+
+int PMPI_Comm_free(MPI_Comm *comm)
+{
+    struct skiff_comm *c = NULL;
+    int rc;
+    SKIFF_ENTER("MPI_Comm_free");
+    SKIFF_REQUIRE_INIT();
+    if ((rc = skiff_check_comm(*comm, &c)))
+        return skiff_fail(*comm, rc);
+    if (c == &skiff_comm_world || c == &skiff_comm_self)
+        return skiff_fail(*comm, skiff_err(MPI_ERR_COMM, "%s is predefined and cannot be freed", c->name));
+    /* A failing delete callback leaves the communicator alive, as if the call had not happened. */
+    if ((rc = skiff_attr_delete_all(c)))
+        return skiff_fail(*comm, rc);
+    skiff_comm_free(c);
+    *comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Comm_free)

@@ -1,0 +1,248 @@
+/* Datatype constructors, MPI-2 names and the MPI-1 names real codes still call. Each one feeds the
+ * builder (core/datatype.h) its pieces in type-map order; the builder flattens them. */
+#include "mpi/mpi_impl.h"
+
+static int fail(int rc)
+{
+    return skiff_fail(MPI_COMM_WORLD, rc);
+}
+
+static int check_blocklen(int len, int i)
+{
+    return len >= 0 ? MPI_SUCCESS
+                    : skiff_err(MPI_ERR_COUNT, "invalid blocklength %d at index %d (must be >= 0)", len, i);
+}
+
+static int check_array(const void *a, int count, const char *what)
+{
+    return a || count == 0 ? MPI_SUCCESS : skiff_err(MPI_ERR_ARG, "%s is NULL but count is %d", what, count);
+}
+
+static int check_out(const MPI_Datatype *newtype)
+{
+    return newtype ? MPI_SUCCESS : skiff_err(MPI_ERR_ARG, "newtype is NULL");
+}
+
+/* The checks every constructor from one old type makes; starts b with old, so even an empty result
+ * knows its basic type. */
+static int begin(int count, MPI_Datatype oldtype, const MPI_Datatype *newtype, struct skiff_type_builder *b,
+                 const struct skiff_type **old)
+{
+    int rc;
+    if ((rc = skiff_check_count(count)) || (rc = skiff_check_dtype(oldtype, 0, old)) || (rc = check_out(newtype)))
+        return rc;
+    skiff_tb_init(b);
+    skiff_tb_add(b, 0, 0, 0, *old);
+    return MPI_SUCCESS;
+}
+
+static int finish(struct skiff_type_builder *b, int pad, MPI_Datatype *newtype)
+{
+    struct skiff_type *t = NULL;
+    int rc = skiff_tb_finish(b, pad, &t);
+    if (rc)
+        return fail(rc);
+    *newtype = skiff_type_handle(t);
+    return MPI_SUCCESS;
+}
+
+static ptrdiff_t extent_of(const struct skiff_type *t)
+{
+    return (ptrdiff_t)t->extent;
+}
+
+int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    struct skiff_type_builder b;
+    const struct skiff_type *old = NULL;
+    SKIFF_ENTER("MPI_Type_contiguous");
+    int rc = begin(count, oldtype, newtype, &b, &old);
+    if (rc)
+        return fail(rc);
+    skiff_tb_add(&b, 0, (size_t)count, extent_of(old), old);
+    return finish(&b, 0, newtype);
+}
+SKIFF_ALIAS(MPI_Type_contiguous)
+
+/* count blocks of blocklength old elements, block i at i * stride bytes. */
+static int hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    struct skiff_type_builder b;
+    const struct skiff_type *old = NULL;
+    int rc = check_blocklen(blocklength, 0);
+    if (rc || (rc = begin(count, oldtype, newtype, &b, &old)))
+        return fail(rc);
+    for (int i = 0; i < count; i++)
+        skiff_tb_add(&b, (ptrdiff_t)i * stride, (size_t)blocklength, extent_of(old), old);
+    return finish(&b, 0, newtype);
+}
+
+int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    SKIFF_ENTER("MPI_Type_vector");
+    const struct skiff_type *old = skiff_type_get(oldtype);
+    MPI_Aint bytes = old ? (MPI_Aint)stride * extent_of(old) : 0; /* a bad oldtype is reported below */
+    return hvector(count, blocklength, bytes, oldtype, newtype);
+}
+SKIFF_ALIAS(MPI_Type_vector)
+
+int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype)
+{
+    SKIFF_ENTER("MPI_Type_create_hvector");
+    return hvector(count, blocklength, stride, oldtype, newtype);
+}
+SKIFF_ALIAS(MPI_Type_create_hvector)
+
+int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    SKIFF_ENTER("MPI_Type_hvector");
+    return hvector(count, blocklength, stride, oldtype, newtype);
+}
+SKIFF_ALIAS(MPI_Type_hvector)
+
+/* The indexed family. Block i has blocklens[i] (or blocklen when blocklens is NULL) elements at
+ * displacement idispls[i] * extent (or hdispls[i] bytes when idispls is NULL). */
+struct indexed {
+    int count;
+    const int *blocklens;
+    int blocklen;
+    const int *idispls;
+    const MPI_Aint *hdispls;
+};
+
+static int check_indexed(const struct indexed *x)
+{
+    const void *displs = x->idispls ? (const void *)x->idispls : (const void *)x->hdispls;
+    int rc = check_array(displs, x->count, "array_of_displacements");
+    if (!rc)
+        rc = x->blocklens ? check_array(x->blocklens, x->count, "array_of_blocklengths")
+                          : check_blocklen(x->blocklen, 0);
+    for (int i = 0; x->blocklens && i < x->count && !rc; i++)
+        rc = check_blocklen(x->blocklens[i], i);
+    return rc;
+}
+
+static int indexed(const struct indexed *x, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    struct skiff_type_builder b;
+    const struct skiff_type *old = NULL;
+    int rc = skiff_check_count(x->count);
+    if (rc || (rc = check_indexed(x)) || (rc = begin(x->count, oldtype, newtype, &b, &old)))
+        return fail(rc);
+    for (int i = 0; i < x->count; i++) {
+        ptrdiff_t disp = x->idispls ? (ptrdiff_t)x->idispls[i] * extent_of(old) : x->hdispls[i];
+        skiff_tb_add(&b, disp, (size_t)(x->blocklens ? x->blocklens[i] : x->blocklen), extent_of(old), old);
+    }
+    return finish(&b, 0, newtype);
+}
+
+int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
+                      MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    SKIFF_ENTER("MPI_Type_indexed");
+    struct indexed x = {count, array_of_blocklengths, 0, array_of_displacements, NULL};
+    return indexed(&x, oldtype, newtype);
+}
+SKIFF_ALIAS(MPI_Type_indexed)
+
+int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+                              MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    SKIFF_ENTER("MPI_Type_create_hindexed");
+    struct indexed x = {count, array_of_blocklengths, 0, NULL, array_of_displacements};
+    return indexed(&x, oldtype, newtype);
+}
+SKIFF_ALIAS(MPI_Type_create_hindexed)
+
+int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                       MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    SKIFF_ENTER("MPI_Type_hindexed");
+    struct indexed x = {count, array_of_blocklengths, 0, NULL, array_of_displacements};
+    return indexed(&x, oldtype, newtype);
+}
+SKIFF_ALIAS(MPI_Type_hindexed)
+
+int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
+                                   MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    SKIFF_ENTER("MPI_Type_create_indexed_block");
+    struct indexed x = {count, NULL, blocklength, array_of_displacements, NULL};
+    return indexed(&x, oldtype, newtype);
+}
+SKIFF_ALIAS(MPI_Type_create_indexed_block)
+
+int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[],
+                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    SKIFF_ENTER("MPI_Type_create_hindexed_block");
+    struct indexed x = {count, NULL, blocklength, NULL, array_of_displacements};
+    return indexed(&x, oldtype, newtype);
+}
+SKIFF_ALIAS(MPI_Type_create_hindexed_block)
+
+static int check_struct(int count, const int blocklens[], const MPI_Aint displs[], const MPI_Datatype types[],
+                        const MPI_Datatype *newtype)
+{
+    int rc;
+    if ((rc = skiff_check_count(count)) || (rc = check_array(blocklens, count, "array_of_blocklengths")) ||
+        (rc = check_array(displs, count, "array_of_displacements")) ||
+        (rc = check_array(types, count, "array_of_types")) || (rc = check_out(newtype)))
+        return rc;
+    for (int i = 0; i < count; i++) {
+        const struct skiff_type *t;
+        if ((rc = check_blocklen(blocklens[i], i)))
+            return rc;
+        if (!(t = skiff_type_get(types[i])))
+            return skiff_err(MPI_ERR_TYPE, "array_of_types[%d] is %s", i,
+                             types[i] == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL" : "not a datatype, or freed");
+    }
+    return MPI_SUCCESS;
+}
+
+/* Block i: blocklens[i] elements of types[i] at displs[i] bytes; the extent is padded like a C struct's. */
+static int create_struct(int count, const int blocklens[], const MPI_Aint displs[], const MPI_Datatype types[],
+                         MPI_Datatype *newtype)
+{
+    int rc = check_struct(count, blocklens, displs, types, newtype);
+    if (rc)
+        return fail(rc);
+    struct skiff_type_builder b;
+    skiff_tb_init(&b);
+    for (int i = 0; i < count; i++) {
+        const struct skiff_type *t = skiff_type_get(types[i]);
+        skiff_tb_add(&b, displs[i], (size_t)blocklens[i], extent_of(t), t);
+    }
+    return finish(&b, 1, newtype);
+}
+
+int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+{
+    SKIFF_ENTER("MPI_Type_create_struct");
+    return create_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
+}
+SKIFF_ALIAS(MPI_Type_create_struct)
+
+int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
+                     MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+{
+    SKIFF_ENTER("MPI_Type_struct");
+    return create_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
+}
+SKIFF_ALIAS(MPI_Type_struct)
+
+int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype)
+{
+    const struct skiff_type *old = NULL;
+    struct skiff_type *t = NULL;
+    SKIFF_ENTER("MPI_Type_create_resized");
+    int rc;
+    if ((rc = skiff_check_dtype(oldtype, 0, &old)) || (rc = check_out(newtype)) ||
+        (rc = skiff_type_resized(old, lb, extent, &t)))
+        return fail(rc);
+    *newtype = skiff_type_handle(t);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Type_create_resized)

@@ -1,0 +1,34 @@
+/* Point-to-point with any datatype. The core moves bytes: a contiguous type hands it the user's
+ * buffer (the zero-overhead path every basic type takes); anything else travels packed, through a
+ * temporary buffer the request frees (sends) or unpacks from (receives) when it completes. */
+#ifndef SKIFF_TYPED_H
+#define SKIFF_TYPED_H
+
+#include "core/datatype.h"
+#include "core/pt2pt.h"
+#include "util/arch.h"
+
+int skiff_send_packed(const void *buf, size_t count, const struct skiff_type *t, int dest, int tag,
+                      struct skiff_comm *c, int mode, int blocking, struct skiff_request **out);
+int skiff_recv_packed(void *buf, size_t count, const struct skiff_type *t, int src, int tag, struct skiff_comm *c,
+                      struct skiff_request **out);
+/* As skiff_send_start, for count elements of t on c's point-to-point context. */
+static inline int skiff_typed_send(const void *buf, size_t count, const struct skiff_type *t, int dest, int tag,
+                                   struct skiff_comm *c, int mode, int blocking, struct skiff_request **out)
+{
+    if (SKIFF_LIKELY(t->contiguous) || count == 0)
+        return skiff_send_start(skiff_type_data(buf, t), count * t->size, dest, tag, c, c->ctx, mode, blocking,
+                                out);
+    return skiff_send_packed(buf, count, t, dest, tag, c, mode, blocking, out);
+}
+
+/* As skiff_recv_start, for count elements of t on c's point-to-point context. */
+static inline int skiff_typed_recv(void *buf, size_t count, const struct skiff_type *t, int src, int tag,
+                                   struct skiff_comm *c, struct skiff_request **out)
+{
+    if (SKIFF_LIKELY(t->contiguous) || count == 0)
+        return skiff_recv_start(skiff_type_data(buf, t), count * t->size, src, tag, c, c->ctx, out);
+    return skiff_recv_packed(buf, count, t, src, tag, c, out);
+}
+
+#endif

@@ -1,0 +1,15 @@
+# Communicators, groups, attributes and Cartesian topologies (issue 3). Included by tests/CMakeLists.txt.
+#                    name                   source                 ranks
+# Split (reversed keys, MPI_UNDEFINED, split of a split, MPI_COMM_TYPE_SHARED) with traffic on each.
+skiff_mpi_test(      comm_split             comm_split.c           "1;2;3;4;5;8")
+# Dup isolates traffic; create from groups; compare; 300 create/free rounds.
+skiff_mpi_test(      comm_dup               comm_dup.c             "1;2;3;4;5;8")
+# Group construction, set operations, translate_ranks, compare.
+skiff_mpi_test(      comm_group             comm_group.c           "1;2;3;4;5;8")
+# Names, predefined attributes, keyvals with copy and delete callbacks.
+skiff_mpi_test(      comm_attr              comm_attr.c            "1;2;3;4;5;8")
+# Error classes of all of the above; handles used after they were freed.
+skiff_mpi_test(      comm_errors            comm_errors.c          "1;2;3;4;5;8")
+# Cartesian grids: create, coords/rank, shift, sub, halo exchange; Dims_create known answers.
+skiff_mpi_test(      cart_topo              cart_topo.c            "1;2;3;4;5;8")
+skiff_mpi_test(      cart_dims              cart_dims.c            "1;2")

@@ -1,0 +1,17 @@
+# Derived datatypes (issue 3). Included by tests/CMakeLists.txt; the programs also pass with MPICH.
+#                    name                   source                 ranks               options
+# Every constructor through point-to-point, typed and contiguous on either side, all send modes.
+skiff_mpi_test(      dt_p2p                 dt_p2p.c               "1;2;3;4")
+# MPI_Pack/Unpack/Pack_size, MPI_PACKED meeting typed messages.
+skiff_mpi_test(      dt_pack                dt_pack.c              "1;2;3")
+# Sizes, bounds, extents, Get_elements of partial elements, dup/commit/free and their errors.
+skiff_mpi_test(      dt_extent              dt_extent.c            "1;2;singleton")
+# The MPI-1 names (MPI_Address, MPI_Type_struct, MPI_Type_extent, ...).
+skiff_mpi_test(      dt_mpi1                dt_mpi1.c              "1;2")
+# Non-contiguous messages of several MiB over both rendezvous paths, and under back-pressure.
+skiff_mpi_test(      dt_large               dt_large.c             "1;2;3")
+skiff_mpi_test(      dt_large_nocma         dt_large.c             "2;4"               ENV SKIFF_SHM_CMA=0)
+skiff_mpi_test(      dt_large_cma           dt_large.c             "2"                 ENV SKIFF_SHM_CMA=1)
+set_tests_properties(dt_large_cma_np2 PROPERTIES SKIP_REGULAR_EXPRESSION "forbids process_vm_readv")
+skiff_mpi_test(      dt_large_tiny          dt_large.c             "2"
+  ENV SKIFF_SHM_FBOX=4096 SKIFF_SHM_CELLS=4 SKIFF_SHM_CELL=4096 SKIFF_SHM_CMA=0)

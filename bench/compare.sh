@@ -3,15 +3,22 @@
 # run them interleaved (skiff, mpich, ompi, skiff, mpich, ompi, ...) with two
 # ranks pinned to cores 0 and 1, then print min/best + median per library and
 # the ratio skiff / best peer.  See bench/README.md.
+# With -m coll: the same for bench/coll.c (Barrier, Bcast, Allreduce, Alltoall
+# latency) at several rank counts; rank counts above the core count run
+# oversubscribed with each library's oversubscription settings.
 #
-# Usage: bench/compare.sh [-r ROUNDS] [-q] [-l LIBS]
+# Usage: bench/compare.sh [-m pt2pt|coll] [-r ROUNDS] [-q] [-l LIBS] [-n NPS]
+#   -m MODE    pt2pt (default) or coll
 #   -r ROUNDS  interleaved rounds (default 5)
-#   -q         pass --quick to pt2pt (short runs, for checking the script)
+#   -q         pass --quick to the benchmark (short runs, for checking the script)
 #   -l LIBS    comma list from skiff,mpich,ompi (default all three)
+#   -n NPS     coll mode: comma list of rank counts (default 2,4,8)
 # Environment:
 #   SKIFF_BUILD   skiff build dir holding bin/mpicc, bin/mpiexec (default <repo>/build)
 #   OUT           results root (default /tmp/skiff-bench); each run -> $OUT/<timestamp>/
-#   RUN_TIMEOUT   seconds before a single run is killed (default 300)
+#   RUN_TIMEOUT   seconds before a single run is killed (default 300; coll mode 150, 60 with -q)
+#   COLL_MAX_ITERS  coll mode: cap on timed iterations per measurement when the
+#                 ranks outnumber the cores (default 200)
 #   MPICH_ENV     env for MPICH runs (default "UCX_TLS=self,posix", see below)
 #   OMPI_MCA      extra mpiexec.openmpi args (default: ob1 + vader, no single-copy)
 #                 (set MPICH_ENV= or OMPI_MCA= empty to get the library defaults)
@@ -36,7 +43,9 @@ BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 readonly BENCH_DIR
 readonly REPO_DIR="${BENCH_DIR%/bench}"
 readonly SKIFF_BUILD="${SKIFF_BUILD:-$REPO_DIR/build}"
-readonly RUN_TIMEOUT="${RUN_TIMEOUT:-300}"
+RUN_TIMEOUT_SET="${RUN_TIMEOUT:-}"
+RUN_TIMEOUT="${RUN_TIMEOUT:-300}"
+readonly COLL_MAX_ITERS="${COLL_MAX_ITERS:-200}"
 readonly MPICH_ENV="${MPICH_ENV-UCX_TLS=self,posix}"
 readonly OMPI_MCA="${OMPI_MCA---mca pml ob1 --mca btl self,vader --mca btl_vader_single_copy_mechanism none}"
 readonly CFLAGS_BENCH="-O2 -std=c11 -Wall -Wextra"
@@ -44,6 +53,8 @@ readonly CFLAGS_BENCH="-O2 -std=c11 -Wall -Wextra"
 ROUNDS=5
 QUICK=""
 LIBS="$ALL_LIBS"
+MODE=pt2pt
+NPS="2 4 8"
 
 log() { printf '%s\n' "$*" >&2; }
 die() { log "compare.sh: $*"; exit 1; }
@@ -51,18 +62,25 @@ die() { log "compare.sh: $*"; exit 1; }
 usage() { sed -n '2,/^# Peer settings/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
 parse_args() {
-    while getopts "r:ql:h" opt; do
+    while getopts "r:ql:m:n:h" opt; do
         case "$opt" in
             r) ROUNDS="$OPTARG" ;;
             q) QUICK="--quick" ;;
             l) LIBS="${OPTARG//,/ }" ;;
+            m) MODE="$OPTARG" ;;
+            n) NPS="${OPTARG//,/ }" ;;
             h) usage 0 ;;
             *) usage 1 ;;
         esac
     done
     [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "-r wants a positive integer"
-    local l
+    local l n
     for l in $LIBS; do [[ " $ALL_LIBS " == *" $l "* ]] || die "unknown library '$l'"; done
+    [[ "$MODE" == pt2pt || "$MODE" == coll ]] || die "-m wants pt2pt or coll"
+    for n in $NPS; do [[ "$n" =~ ^[1-9][0-9]*$ ]] || die "-n wants positive rank counts"; done
+    if [[ "$MODE" == coll && -z "$RUN_TIMEOUT_SET" ]]; then
+        if [[ -n "$QUICK" ]]; then RUN_TIMEOUT=60; else RUN_TIMEOUT=150; fi
+    fi
 }
 
 # ---- per-library knobs ----------------------------------------------------
@@ -249,6 +267,176 @@ if unb:
 EOF
 }
 
+# ---- collectives mode (-m coll) ---------------------------------------------------
+
+NCORES="$(nproc)"
+
+# More ranks than cores: oversubscribed, nothing pinned.
+oversubscribed() { [[ "$1" -gt "$NCORES" ]]; }
+
+# Prints the launcher argv for library $1 with $2 ranks: one rank pinned per core while they
+# fit (as in pt2pt mode), otherwise each library's oversubscription settings.
+coll_launcher_for() {
+    local lib="$1" np="$2"
+    if ! oversubscribed "$np"; then
+        case "$lib" in
+            skiff) printf '%s\n' "$SKIFF_BUILD/bin/mpiexec" -n "$np" --bind-to core ;;
+            mpich)
+                # shellcheck disable=SC2086  # word-split on purpose
+                printf '%s\n' env $MPICH_ENV mpiexec.mpich -n "$np" -bind-to core ;;
+            ompi)
+                printf '%s\n' env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+                    mpiexec.openmpi -n "$np" --bind-to core --map-by core ;;
+        esac
+    else
+        case "$lib" in
+            # skiff binds only when the ranks fit on the cores: nothing to turn off.
+            skiff) printf '%s\n' "$SKIFF_BUILD/bin/mpiexec" -n "$np" ;;
+            mpich)
+                # shellcheck disable=SC2086
+                printf '%s\n' env $MPICH_ENV mpiexec.mpich -n "$np" -bind-to none ;;
+            # Without yield_when_idle, Open MPI's ranks spin and starve the ones they wait for.
+            ompi)
+                printf '%s\n' env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+                    OMPI_MCA_mpi_yield_when_idle=1 \
+                    mpiexec.openmpi -n "$np" --bind-to none --oversubscribe ;;
+        esac
+    fi
+    if [[ "$lib" == ompi ]]; then
+        if [[ $(id -u) -eq 0 ]]; then echo --allow-run-as-root; fi
+        # shellcheck disable=SC2086
+        if [[ -n "$OMPI_MCA" ]]; then printf '%s\n' $OMPI_MCA; fi
+    fi
+}
+
+# Builds coll and bindcheck for $1 into $BUILD; returns 1 (with reason) if not possible.
+build_lib_coll() {
+    local lib="$1" cc
+    cc="$(mpicc_for "$lib")"
+    if ! command -v "$cc" >/dev/null 2>&1; then
+        echo "no compiler wrapper $cc" >"$RUN_DIR/build-$lib.log"
+        return 1
+    fi
+    # shellcheck disable=SC2086
+    { "$cc" $CFLAGS_BENCH "$BENCH_DIR/coll.c" -o "$BUILD/coll-$lib" &&
+      "$cc" -O2 -std=c11 "$BUILD/bindcheck.c" -o "$BUILD/bindcheck-$lib"; } \
+        >"$RUN_DIR/build-$lib.log" 2>&1
+}
+
+# One run of library $1 with $2 ranks, round $3. The lines printed before a failure or a
+# timeout are kept (the benchmark flushes each one), so a stalled size costs only itself.
+run_one_coll() {
+    local lib="$1" np="$2" round="$3" rc=0 got
+    local raw="$RUN_DIR/raw/$lib-np$np-r$round.txt"
+    local -a cmd args=()
+    mapfile -t cmd < <(coll_launcher_for "$lib" "$np")
+    if [[ -n "$QUICK" ]]; then args+=("$QUICK"); fi
+    if oversubscribed "$np"; then args+=(--max-iters "$COLL_MAX_ITERS"); fi
+    timeout --kill-after=10 "$RUN_TIMEOUT" "${cmd[@]}" "$BUILD/coll-$lib" "${args[@]}" \
+        >"$raw" 2>"$raw.err" || rc=$?
+    awk -v lib="$lib" -v r="$round" '$1=="coll" && NF==5 {
+        print lib "\t" r "\t" $2 "\t" $3 "\t" $4 "\t" $5 }' "$raw" >>"$RUN_DIR/results.tsv"
+    got=$(grep -c '^coll ' "$raw" || true)
+    case "$rc" in
+        0) log "  round $round np $np $lib: ok ($got lines)" ;;
+        124 | 137) log "  round $round np $np $lib: TIMEOUT after ${RUN_TIMEOUT}s, kept $got lines (see $raw.err)" ;;
+        *) log "  round $round np $np $lib: FAILED rc=$rc, kept $got lines (see $raw.err)" ;;
+    esac
+}
+
+print_table_coll() {
+    python3 - "$RUN_DIR/results.tsv" "$LIBS" "$RUN_DIR/binding.txt" "$NCORES" <<'EOF'
+import sys, statistics
+from collections import defaultdict
+path, libs, bindf, ncores = sys.argv[1], sys.argv[2].split(), sys.argv[3], int(sys.argv[4])
+peers = [l for l in libs if l != "skiff"]
+bound = dict(line.split() for line in open(bindf))
+order = {"barrier": 0, "bcast": 1, "allreduce": 2, "alltoall": 3}
+vals = defaultdict(list)  # (op, np, bytes, lib) -> [usec]
+for line in open(path):
+    lib, _, op, np, size, v = line.split("\t")
+    vals[(op, int(np), int(size), lib)].append(float(v))
+keys = sorted({k[:3] for k in vals}, key=lambda k: (k[1], order.get(k[0], 9), k[2]))
+
+def human(n):
+    for unit, f in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= f and n % f == 0:
+            return f"{n // f} {unit}"
+    return f"{n} B" if n else "-"
+
+w = 20
+print("usec per call = max over ranks of each rank's mean (lower is better); alltoall size is per pair")
+print("cells = best/median over rounds; ratio = skiff median / best peer median (<1 => skiff faster)")
+print(f"np > {ncores} (cores here) = oversubscribed: unpinned, idle ranks yield; np <= {ncores}: pinned")
+hdr = f"{'op':<9} {'np':>3} {'size':>8}  " + "".join(
+    f"{l + ('*' if bound.get(l) == 'unverified' else ''):>{w}}" for l in libs)
+print(hdr + f"  {'skiff/best':>10} {'(peer)':<7}")
+for op, np, size in keys:
+    row, med = f"{op:<9} {np:>3} {human(size):>8}  ", {}
+    for l in libs:
+        xs = vals.get((op, np, size, l))
+        if not xs:
+            row += f"{'n/a':>{w}}"
+            continue
+        b, m = min(xs), statistics.median(xs)
+        med[l] = m
+        row += f"{f'{b:.2f}/{m:.2f}':>{w}}"
+    have = [p for p in peers if p in med]
+    if "skiff" in med and have:
+        bp = min(have, key=lambda p: med[p])
+        row += f"  {med['skiff'] / med[bp]:>10.3f} ({bp})"
+    else:
+        row += f"  {'n/a':>10}"
+    print(row)
+nps = sorted({k[1] for k in vals})
+count = {(l, n): len(vals.get(("barrier", n, 0, l), [])) for l in libs for n in nps}
+print("runs with results (barrier lines): " + ", ".join(
+    (f"{l} " + " ".join(f"np{n}:{count[(l, n)]}" for n in nps)) if l in bound else f"{l} not built"
+    for l in libs))
+unb = [l for l in libs if bound.get(l) == "unverified"]
+if unb:
+    print("* binding of the pinned np=2 runs not verified for: " + ", ".join(unb) + " (see bind-*.txt)")
+EOF
+}
+
+main_coll() {
+    local lib r np
+    local -a ready=()
+    for lib in $LIBS; do
+        if build_lib_coll "$lib"; then
+            ready+=("$lib")
+        else
+            log "  $lib: not built, reported as n/a ($(head -c 200 "$RUN_DIR/build-$lib.log"))"
+        fi
+    done
+    # The pinned 2-rank launch is the pt2pt one: verify it the same way.
+    for lib in "${ready[@]}"; do
+        if [[ " $NPS " == *" 2 "* ]] && ! oversubscribed 2; then
+            if check_binding "$lib"; then echo "$lib ok"; else echo "$lib unverified"; fi
+        else
+            echo "$lib n/a"
+        fi >>"$RUN_DIR/binding.txt"
+    done
+    {
+        echo "mode: coll, nps: $NPS, cores: $NCORES, run timeout: ${RUN_TIMEOUT}s," \
+            "max iters when oversubscribed: $COLL_MAX_ITERS"
+        for np in $NPS; do
+            for lib in "${ready[@]}"; do
+                echo "launch np=$np $lib: $(coll_launcher_for "$lib" "$np" | tr '\n' ' ')"
+            done
+        done
+    } >>"$RUN_DIR/env.txt"
+
+    for ((r = 1; r <= ROUNDS; r++)); do
+        for np in $NPS; do
+            for lib in "${ready[@]}"; do run_one_coll "$lib" "$np" "$r"; done
+        done
+    done
+
+    echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RUN_DIR/env.txt"
+    print_table_coll | tee "$RUN_DIR/table.txt"
+}
+
 # ---- main ----------------------------------------------------------------------
 
 main() {
@@ -263,6 +451,10 @@ main() {
     record_env
     write_bindcheck_src "$BUILD/bindcheck.c"
     log "results -> $RUN_DIR"
+    if [[ "$MODE" == coll ]]; then
+        main_coll
+        return
+    fi
 
     local -a ready=()
     for lib in $LIBS; do

@@ -14,12 +14,14 @@
 struct skiff_core skiff;
 
 /* How long a waiting rank polls before yielding. With a core of its own, polling is the fastest
- * way to see the next message; with more ranks than cores it steals the CPU the sender needs. */
+ * way to see the next message; with more ranks than cores every poll steals the CPU the sender
+ * needs, so it yields at once (measured at np=8 on 2 cores: barrier 6 us with 0 polls, 15 us with
+ * 64, 250 us with 2000). */
 static unsigned choose_spin(void)
 {
     if (skiff_cfg.spin >= 0)
         return (unsigned)skiff_cfg.spin;
-    return skiff.oversubscribed ? 64 : 1u << 22;
+    return skiff.oversubscribed ? 0 : 1u << 22;
 }
 
 int skiff_core_init(void)

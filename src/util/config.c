@@ -14,7 +14,7 @@ const struct skiff_config_row skiff_config_table[] = {
     {"SKIFF_SHM_FBOX", "16384", "bytes of each per-pair fast box ring (rounded to a power of two, 4 KiB minimum)"},
     {"SKIFF_SHM_CELL", "32768", "payload bytes of one shared-memory queue cell (eager and pipelined copies)"},
     {"SKIFF_SHM_CELLS", "32", "queue cells owned by each rank"},
-    {"SKIFF_SPIN", "auto", "polls before a waiting rank yields the CPU (auto: long when ranks <= cores, short when oversubscribed)"},
+    {"SKIFF_SPIN", "auto", "polls before a waiting rank yields the CPU (auto: long when ranks <= cores, none when oversubscribed)"},
     {"SKIFF_PROGRESS_TIMEOUT", "0", "seconds a blocking call may wait before it prints its pending requests (0 = never)"},
     {"SKIFF_BARRIER_N", "2", "ways of the n-way dissemination barrier (messages each rank sends per round)"},
     {NULL, NULL, NULL},

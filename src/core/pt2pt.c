@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/match.h"
 #include "util/arch.h"
+#include "util/copy.h"
 #include "util/log.h"
 
 /* A send that found no room in its transport, kept in order per peer until there is. */
@@ -227,7 +228,10 @@ static void on_data(int peer, const struct skiff_hdr *h, const void *payload, si
         protocol_error(peer, "data piece out of place", (unsigned long long)h->aux);
     if (h->aux < r->st_bytes) {
         size_t n = r->st_bytes - h->aux < plen ? r->st_bytes - h->aux : plen;
-        memcpy((char *)r->buf + h->aux, payload, n);
+        if (r->msg_len >= SKIFF_STREAM_MIN)
+            skiff_copy_stream((char *)r->buf + h->aux, payload, n);
+        else
+            memcpy((char *)r->buf + h->aux, payload, n);
     }
     r->done += plen;
     if (r->done == r->msg_len)

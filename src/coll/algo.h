@@ -26,6 +26,8 @@ void skiff_allgatherv_ring(struct skiff_sched *s, void *recvbuf, const size_t *c
 void skiff_alltoall_bruck(struct skiff_sched *s, const void *sendbuf, void *recvbuf, size_t bytes);
 void skiff_alltoallv_pairwise(struct skiff_sched *s, const void *sendbuf, const size_t *scounts,
                               const size_t *sdispls, void *recvbuf, const size_t *rcounts, const size_t *rdispls);
+void skiff_alltoallv_linear(struct skiff_sched *s, const void *sendbuf, const size_t *scounts, const size_t *sdispls,
+                            void *recvbuf, const size_t *rcounts, const size_t *rdispls);
 void skiff_scan_recursive_doubling(struct skiff_sched *s, const void *sendbuf, void *recvbuf, size_t count,
                                    size_t esize, int exclusive);
 

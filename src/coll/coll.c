@@ -17,6 +17,8 @@
 #define LARGE_ALLREDUCE (64u << 10)
 #define LARGE_ALLGATHER (64u << 10)
 #define SMALL_ALLTOALL 256u
+#define HUGE_BCAST_OVERSUBSCRIBED (4u << 20)
+#define LINEAR_ALLTOALL_MAX (128u << 10)
 
 /* Runs a schedule built on the stack (blocking) or on the heap (nonblocking). */
 #define SCHED_BEGIN(c, req)                                                                             \
@@ -61,7 +63,10 @@ int skiff_coll_barrier(struct skiff_comm *c, struct skiff_request **req)
 int skiff_coll_bcast(void *buf, size_t bytes, int root, struct skiff_comm *c, struct skiff_request **req)
 {
     SCHED_BEGIN(c, req);
-    if (bytes >= LARGE_BCAST && c->size > 2)
+    /* Oversubscribed, every round is a wake-up: the binomial tree's log2(n) rounds win until the
+     * message is large enough for the bandwidth to matter more. */
+    size_t large = skiff.oversubscribed ? HUGE_BCAST_OVERSUBSCRIBED : LARGE_BCAST;
+    if (bytes >= large && c->size > 2)
         skiff_bcast_scatter_allgather(s, buf, bytes, root);
     else
         skiff_bcast_binomial(s, buf, bytes, root);
@@ -197,7 +202,7 @@ int skiff_coll_alltoall(const void *sendbuf, size_t bytes, void *recvbuf, struct
 {
     int n = c->size;
     SCHED_BEGIN(c, (struct skiff_request **)NULL);
-    if (bytes <= SMALL_ALLTOALL && n > 2) {
+    if (bytes <= SMALL_ALLTOALL && n > 2 && !skiff.oversubscribed) {
         skiff_alltoall_bruck(s, sendbuf, recvbuf, bytes);
         return skiff_sched_run(s, NULL);
     }
@@ -207,7 +212,10 @@ int skiff_coll_alltoall(const void *sendbuf, size_t bytes, void *recvbuf, struct
         skiff_sched_release(s);
         return rc;
     }
-    skiff_alltoallv_pairwise(s, sendbuf, counts, displs, recvbuf, counts, displs);
+    if (skiff.oversubscribed && bytes <= LINEAR_ALLTOALL_MAX)
+        skiff_alltoallv_linear(s, sendbuf, counts, displs, recvbuf, counts, displs);
+    else
+        skiff_alltoallv_pairwise(s, sendbuf, counts, displs, recvbuf, counts, displs);
     rc = skiff_sched_run(s, NULL);
     free(counts);
     free(displs);
@@ -218,7 +226,10 @@ int skiff_coll_alltoallv(const void *sendbuf, const size_t *scounts, const size_
                          const size_t *rcounts, const size_t *rdispls, struct skiff_comm *c)
 {
     SCHED_BEGIN(c, (struct skiff_request **)NULL);
-    skiff_alltoallv_pairwise(s, sendbuf, scounts, sdispls, recvbuf, rcounts, rdispls);
+    if (skiff.oversubscribed)
+        skiff_alltoallv_linear(s, sendbuf, scounts, sdispls, recvbuf, rcounts, rdispls);
+    else
+        skiff_alltoallv_pairwise(s, sendbuf, scounts, sdispls, recvbuf, rcounts, rdispls);
     return skiff_sched_run(s, NULL);
 }
 

@@ -37,6 +37,20 @@ void skiff_scan_recursive_doubling(struct skiff_sched *s, const void *sendbuf, v
 int skiff_allreduce_shm(const void *sendbuf, void *recvbuf, size_t count, size_t esize, MPI_Datatype dt, MPI_Op op,
                         struct skiff_comm *c);
 
+/* Ranks (relative to the root) in the binomial subtree rooted at rel. */
+static inline int skiff_binomial_subtree(int rel, int n)
+{
+    int mask = 1;
+    while (mask < n && !(rel & mask))
+        mask <<= 1;
+    int size = rel ? mask : n;
+    return size < n - rel ? size : n - rel;
+}
+
+/* Barrier of the whole job through the node's shared area; returns 0 (did nothing) where that does
+ * not apply (communicator smaller than the job, no shared area). */
+int skiff_coll_node_barrier(struct skiff_comm *c);
+
 static inline int skiff_pof2_floor(int n)
 {
     int p = 1;

@@ -10,30 +10,19 @@
 #include "coll/coll.h"
 #include "core/core.h"
 #include "core/op.h"
-#include "core/progress.h"
 
 static unsigned slot_set; /* shared-slot collectives so far: the same count on every rank */
-
-static int barrier_passed(void *token)
-{
-    return skiff.shm->barrier_done((unsigned)(uintptr_t)token);
-}
 
 int skiff_allreduce_shm(const void *sendbuf, void *recvbuf, size_t count, size_t esize, MPI_Datatype dt, MPI_Op op,
                         struct skiff_comm *c)
 {
     const struct skiff_transport *t = skiff.shm;
     size_t bytes = count * esize;
-    if (!t || !t->node_slot || c->size != skiff.size || bytes > t->node_slot_bytes)
+    if (!t || !t->node_slot || c->size != skiff.size || bytes > t->node_slot_bytes || bytes > SKIFF_SHM_SLOT_MAX)
         return 0;
     unsigned set = slot_set++;
     memcpy(t->node_slot(set, c->rank), sendbuf, bytes);
-    unsigned sense = t->barrier_arrive();
-    struct skiff_waiter w = SKIFF_WAITER_INIT;
-    w.ready = barrier_passed;
-    w.arg = (void *)(uintptr_t)sense;
-    while (!t->barrier_done(sense))
-        skiff_wait_step(&w);
+    skiff_coll_node_barrier(c);
     unsigned char tmp[SKIFF_SHM_SLOT_MAX];
     int commute = skiff_op_commutative(op);
     memcpy(recvbuf, t->node_slot(set, 0), bytes);

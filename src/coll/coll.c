@@ -37,7 +37,7 @@ static int barrier_passed(void *token)
 
 /* The whole job on one node: one shared counter beats any message pattern, above all when the
  * ranks outnumber the cores and every message would cost a wake-up. */
-static int node_barrier(struct skiff_comm *c)
+int skiff_coll_node_barrier(struct skiff_comm *c)
 {
     const struct skiff_transport *t = skiff.shm;
     if (!t || !t->barrier_arrive || c->size != skiff.size || c->size == 1)
@@ -53,7 +53,7 @@ static int node_barrier(struct skiff_comm *c)
 
 int skiff_coll_barrier(struct skiff_comm *c, struct skiff_request **req)
 {
-    if (!req && node_barrier(c))
+    if (!req && skiff_coll_node_barrier(c))
         return MPI_SUCCESS;
     SCHED_BEGIN(c, req);
     skiff_barrier_dissemination(s, skiff_cfg.barrier_ways);

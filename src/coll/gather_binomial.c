@@ -4,20 +4,10 @@
 
 #include "coll/algo.h"
 
-/* Ranks (relative) in the subtree rooted at rel. */
-static int subtree(int rel, int n)
-{
-    int mask = 1;
-    while (mask < n && !(rel & mask))
-        mask <<= 1;
-    int size = rel ? mask : n;
-    return size < n - rel ? size : n - rel;
-}
-
 void skiff_gather_binomial(struct skiff_sched *s, const void *sendbuf, size_t bytes, void *recvbuf, int root)
 {
     int n = s->comm->size, me = s->comm->rank, rel = (me - root + n) % n;
-    int sub = subtree(rel, n);
+    int sub = skiff_binomial_subtree(rel, n);
     char *rb = recvbuf;
     /* Relative order equals rank order when the root is 0: gather straight into recvbuf then. */
     char *tmp = me == root && root == 0 ? rb : skiff_sched_scratch(s, (size_t)sub * bytes);

@@ -3,19 +3,10 @@
 
 #include "coll/algo.h"
 
-static int subtree(int rel, int n)
-{
-    int mask = 1;
-    while (mask < n && !(rel & mask))
-        mask <<= 1;
-    int size = rel ? mask : n;
-    return size < n - rel ? size : n - rel;
-}
-
 void skiff_scatter_binomial(struct skiff_sched *s, const void *sendbuf, size_t bytes, void *recvbuf, int root)
 {
     int n = s->comm->size, me = s->comm->rank, rel = (me - root + n) % n;
-    int sub = subtree(rel, n);
+    int sub = skiff_binomial_subtree(rel, n);
     const char *sb = sendbuf;
     char *tmp;
     if (rel == 0 && root == 0) {

@@ -68,3 +68,12 @@ skiff_coll_test(coll_nb_tiny          coll_nb.c              "2;5"
 skiff_coll_test(coll_alltoall_tiny    coll_alltoall.c        "3;4"
   REQUIRES MPI_Alltoall MPI_Alltoallv ENV ${tiny} SKIFF_SHM_CMA=0)
 skiff_coll_test(coll_bcast_nocma      coll_bcast.c           "4"          REQUIRES MPI_Bcast ENV SKIFF_SHM_CMA=0)
+
+# Node-aware (hierarchical) collectives: SKIFF_NODE_SIZE splits the job into pretend nodes, so the
+# node-local / leader / node-local paths run on one machine (2 ranks per node, and uneven 3).
+skiff_coll_test(coll_barrier_nodes    coll_barrier.c         "5;8"        REQUIRES MPI_Barrier MPI_Allreduce
+  ENV SKIFF_NODE_SIZE=2)
+skiff_coll_test(coll_bcast_nodes      coll_bcast.c           "5;7"        REQUIRES MPI_Bcast ENV SKIFF_NODE_SIZE=3)
+skiff_coll_test(coll_reduce_nodes     coll_reduce.c          "4;7"        REQUIRES ${red} ENV SKIFF_NODE_SIZE=2)
+skiff_coll_test(coll_userop_nodes     coll_userop.c          "5"          REQUIRES ${red} MPI_Op_create MPI_Op_free
+  ENV SKIFF_NODE_SIZE=2)

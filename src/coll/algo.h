@@ -51,6 +51,14 @@ static inline int skiff_binomial_subtree(int rel, int n)
  * not apply (communicator smaller than the job, no shared area). */
 int skiff_coll_node_barrier(struct skiff_comm *c);
 
+/* Hierarchical variants (hier.c): usable once skiff_hier_ready(c) says the communicator spans
+ * several nodes and its node and leader communicators exist. */
+int skiff_hier_ready(struct skiff_comm *c);
+int skiff_hier_barrier(struct skiff_comm *c);
+int skiff_hier_bcast(void *buf, size_t bytes, int root, struct skiff_comm *c);
+int skiff_hier_allreduce(const void *sendbuf, void *recvbuf, size_t count, MPI_Datatype dt, MPI_Op op,
+                         struct skiff_comm *c);
+
 static inline int skiff_pof2_floor(int n)
 {
     int p = 1;

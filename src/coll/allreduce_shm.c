@@ -9,6 +9,7 @@
 #include "coll/algo.h"
 #include "coll/coll.h"
 #include "core/core.h"
+#include "core/node.h"
 #include "core/op.h"
 
 static unsigned slot_set; /* shared-slot collectives so far: the same count on every rank */
@@ -18,7 +19,8 @@ int skiff_allreduce_shm(const void *sendbuf, void *recvbuf, size_t count, size_t
 {
     const struct skiff_transport *t = skiff.shm;
     size_t bytes = count * esize;
-    if (!t || !t->node_slot || c->size != skiff.size || bytes > t->node_slot_bytes || bytes > SKIFF_SHM_SLOT_MAX)
+    if (!t || !t->node_slot || c->size != skiff.size || bytes > t->node_slot_bytes || bytes > SKIFF_SHM_SLOT_MAX ||
+        skiff_job_nodes() != 1)
         return 0;
     unsigned set = slot_set++;
     memcpy(t->node_slot(set, c->rank), sendbuf, bytes);

@@ -9,6 +9,7 @@
 #include "core/core.h"
 #include "core/datatype.h"
 #include "core/error.h"
+#include "core/node.h"
 #include "core/op.h"
 #include "core/progress.h"
 #include "util/config.h"
@@ -40,7 +41,7 @@ static int barrier_passed(void *token)
 int skiff_coll_node_barrier(struct skiff_comm *c)
 {
     const struct skiff_transport *t = skiff.shm;
-    if (!t || !t->barrier_arrive || c->size != skiff.size || c->size == 1)
+    if (!t || !t->barrier_arrive || c->size != skiff.size || c->size == 1 || skiff_job_nodes() != 1)
         return 0;
     unsigned sense = t->barrier_arrive();
     struct skiff_waiter w = SKIFF_WAITER_INIT;
@@ -55,6 +56,8 @@ int skiff_coll_barrier(struct skiff_comm *c, struct skiff_request **req)
 {
     if (!req && skiff_coll_node_barrier(c))
         return MPI_SUCCESS;
+    if (!req && skiff_hier_ready(c))
+        return skiff_hier_barrier(c);
     SCHED_BEGIN(c, req);
     skiff_barrier_dissemination(s, skiff_cfg.barrier_ways);
     return skiff_sched_run(s, req);
@@ -62,6 +65,8 @@ int skiff_coll_barrier(struct skiff_comm *c, struct skiff_request **req)
 
 int skiff_coll_bcast(void *buf, size_t bytes, int root, struct skiff_comm *c, struct skiff_request **req)
 {
+    if (!req && skiff_hier_ready(c))
+        return skiff_hier_bcast(buf, bytes, root, c);
     SCHED_BEGIN(c, req);
     /* Oversubscribed, every round is a wake-up: the binomial tree's log2(n) rounds win until the
      * message is large enough for the bandwidth to matter more. */
@@ -105,6 +110,8 @@ int skiff_coll_allreduce(const void *sendbuf, void *recvbuf, size_t count, MPI_D
         return rc;
     if (!req && c->size > 1 && skiff_allreduce_shm(sendbuf, recvbuf, count, esize, dt, op, c))
         return MPI_SUCCESS;
+    if (!req && skiff_op_commutative(op) && skiff_hier_ready(c))
+        return skiff_hier_allreduce(sendbuf, recvbuf, count, dt, op, c);
     SCHED_BEGIN(c, req);
     s->dt = dt;
     s->op = op;

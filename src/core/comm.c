@@ -84,8 +84,14 @@ int skiff_comm_make(struct skiff_comm *parent, const int *world, int n, struct s
     return MPI_SUCCESS;
 }
 
+static int finalizing; /* every communicator goes at once: sub-communicators are not freed twice */
+
 static void destroy(struct skiff_comm *c)
 {
+    if (!finalizing && c->node_comm)
+        skiff_comm_free(c->node_comm);
+    if (!finalizing && c->leader_comm)
+        skiff_comm_free(c->leader_comm);
     skiff_attr_drop_all(c);
     skiff_topo_free(c->topo);
     skiff_group_free(c->group);
@@ -141,6 +147,7 @@ static void destroy_any(void *obj)
 
 void skiff_comm_finalize(void)
 {
+    finalizing = 1;
     skiff_comm_world.magic = 0;
     skiff_comm_self.magic = 0;
     zombies = NULL;
@@ -154,4 +161,5 @@ void skiff_comm_finalize(void)
     skiff_group_free(skiff_comm_self.group);
     skiff_group_finalize();
     skiff_attr_finalize();
+    finalizing = 0;
 }

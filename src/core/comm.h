@@ -27,7 +27,12 @@ struct skiff_comm {
     struct skiff_topo *topo;   /* Cartesian topology, or NULL */
     struct skiff_attrs attrs;  /* cached attributes */
     struct skiff_comm *zombie_next; /* freed while requests still use it: see skiff_comm_free */
+    /* Node-aware collectives (coll/hier.c): this rank's node and the node leaders, built on first use. */
+    int hier;                  /* enum skiff_hier_state */
+    struct skiff_comm *node_comm, *leader_comm;
 };
+
+enum skiff_hier_state { SKIFF_HIER_UNKNOWN = 0, SKIFF_HIER_BUILDING, SKIFF_HIER_FLAT, SKIFF_HIER_READY };
 
 extern struct skiff_comm skiff_comm_world, skiff_comm_self;
 

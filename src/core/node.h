@@ -5,5 +5,7 @@
 
 /* A small number naming the node of world_rank; equal numbers mean the same node. */
 int skiff_node_of(int world_rank);
+/* How many nodes the job spans. */
+int skiff_job_nodes(void);
 
 #endif

@@ -17,6 +17,7 @@ const struct skiff_config_row skiff_config_table[] = {
     {"SKIFF_SPIN", "auto", "polls before a waiting rank yields the CPU (auto: long when ranks <= cores, none when oversubscribed)"},
     {"SKIFF_PROGRESS_TIMEOUT", "0", "seconds a blocking call may wait before it prints its pending requests (0 = never)"},
     {"SKIFF_BARRIER_N", "2", "ways of the n-way dissemination barrier (messages each rank sends per round)"},
+    {"SKIFF_NODE_SIZE", "0", "treat every N consecutive ranks as one node, to exercise node-aware algorithms on one machine (0: real hosts)"},
     {NULL, NULL, NULL},
 };
 
@@ -79,6 +80,7 @@ int skiff_config_load(void)
     rc |= get_int("SKIFF_SHM_CELLS", 32, 4, 4096, &c.shm_cells);
     rc |= get_auto_int("SKIFF_SPIN", 0, 1 << 30, &c.spin);
     rc |= get_int("SKIFF_BARRIER_N", 2, 2, 64, &c.barrier_ways);
+    rc |= get_int("SKIFF_NODE_SIZE", 0, 0, 1 << 20, &c.node_size);
     c.progress_timeout = 0;
     if (t && *t) {
         char *end;

@@ -13,6 +13,7 @@ struct skiff_config {
     int shm_cells;              /* SKIFF_SHM_CELLS: cells owned by each rank */
     int spin;                   /* SKIFF_SPIN: polls before yielding (-1 = automatic) */
     double progress_timeout;    /* SKIFF_PROGRESS_TIMEOUT: seconds blocked before a deadlock report (0 off) */
+    int node_size;              /* SKIFF_NODE_SIZE: pretend nodes of this many ranks (0: the real hosts) */
     int barrier_ways;           /* SKIFF_BARRIER_N: messages per round of the dissemination barrier */
 };
 

@@ -207,6 +207,32 @@ typedef int (MPI_Comm_delete_attr_function)(MPI_Comm comm, int keyval, void *att
 #define MPI_COMM_DUP_FN         ((MPI_Comm_copy_attr_function*)0x1)
 #define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function*)0x0)
 
+/* The tools interface (MPI_T): control variables only. */
+typedef struct MPI_T_enum_t* MPI_T_enum;
+typedef struct MPI_T_cvar_handle_t* MPI_T_cvar_handle;
+typedef struct MPI_T_pvar_handle_t* MPI_T_pvar_handle;
+typedef struct MPI_T_pvar_session_t* MPI_T_pvar_session;
+#define MPI_T_ENUM_NULL         ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL  ((MPI_T_cvar_handle)0)
+enum {
+    MPI_T_ERR_CANNOT_INIT = 1001, MPI_T_ERR_NOT_ACCESSIBLE = 1002, MPI_T_ERR_NOT_INITIALIZED = 1003,
+    MPI_T_ERR_NOT_SUPPORTED = 1004, MPI_T_ERR_MEMORY = 1005, MPI_T_ERR_INVALID = 1006,
+    MPI_T_ERR_INVALID_INDEX = 1007, MPI_T_ERR_INVALID_ITEM = 1008, MPI_T_ERR_INVALID_SESSION = 1009,
+    MPI_T_ERR_INVALID_HANDLE = 1010, MPI_T_ERR_INVALID_NAME = 1011, MPI_T_ERR_OUT_OF_HANDLES = 1012,
+    MPI_T_ERR_OUT_OF_SESSIONS = 1013, MPI_T_ERR_CVAR_SET_NOT_NOW = 1014, MPI_T_ERR_CVAR_SET_NEVER = 1015,
+    MPI_T_ERR_PVAR_NO_WRITE = 1016, MPI_T_ERR_PVAR_NO_STARTSTOP = 1017, MPI_T_ERR_PVAR_NO_ATOMIC = 1018
+};
+enum {
+    MPI_T_VERBOSITY_USER_BASIC = 0x09, MPI_T_VERBOSITY_USER_DETAIL = 0x0a, MPI_T_VERBOSITY_USER_ALL = 0x0c,
+    MPI_T_VERBOSITY_TUNER_BASIC = 0x11, MPI_T_VERBOSITY_TUNER_DETAIL = 0x12, MPI_T_VERBOSITY_TUNER_ALL = 0x14,
+    MPI_T_VERBOSITY_MPIDEV_BASIC = 0x21, MPI_T_VERBOSITY_MPIDEV_DETAIL = 0x22, MPI_T_VERBOSITY_MPIDEV_ALL = 0x24
+};
+enum { MPI_T_BIND_NO_OBJECT = 1 };
+enum {
+    MPI_T_SCOPE_CONSTANT = 1, MPI_T_SCOPE_READONLY = 2, MPI_T_SCOPE_LOCAL = 3, MPI_T_SCOPE_GROUP = 4,
+    MPI_T_SCOPE_GROUP_EQ = 5, MPI_T_SCOPE_ALL = 6, MPI_T_SCOPE_ALL_EQ = 7
+};
+
 /* The calls skiff implements. The library is built with hidden symbols; these are its interface. */
 #if defined(__GNUC__)
 #define SKIFF_MPI_API __attribute__((visibility("default")))
@@ -503,6 +529,26 @@ SKIFF_MPI_API int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *r
 SKIFF_MPI_API int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
 SKIFF_MPI_API int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);
 SKIFF_MPI_API int PMPI_Topo_test(MPI_Comm comm, int *status);
+
+/* Tools interface: control variables (every SKIFF_* setting). */
+SKIFF_MPI_API int MPI_T_init_thread(int required, int *provided);
+SKIFF_MPI_API int MPI_T_finalize(void);
+SKIFF_MPI_API int MPI_T_cvar_get_num(int *num_cvar);
+SKIFF_MPI_API int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope);
+SKIFF_MPI_API int MPI_T_cvar_get_index(const char *name, int *cvar_index);
+SKIFF_MPI_API int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count);
+SKIFF_MPI_API int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+SKIFF_MPI_API int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+SKIFF_MPI_API int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+SKIFF_MPI_API int PMPI_T_init_thread(int required, int *provided);
+SKIFF_MPI_API int PMPI_T_finalize(void);
+SKIFF_MPI_API int PMPI_T_cvar_get_num(int *num_cvar);
+SKIFF_MPI_API int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope);
+SKIFF_MPI_API int PMPI_T_cvar_get_index(const char *name, int *cvar_index);
+SKIFF_MPI_API int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count);
+SKIFF_MPI_API int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+SKIFF_MPI_API int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+SKIFF_MPI_API int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
 
 #if defined(__cplusplus)
 }

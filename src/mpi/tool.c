@@ -1,0 +1,155 @@
+/* The MPI tools interface, control variables only: every SKIFF_* setting is a read-only string
+ * control variable, so skiff-info (and any MPI_T tool) lists them with their current values. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi/mpi_impl.h"
+#include "util/config.h"
+
+#define CVAR_VALUE_MAX 256
+
+static int t_inits; /* MPI_T_init_thread minus MPI_T_finalize calls */
+
+struct MPI_T_cvar_handle_t {
+    int index;
+};
+
+static int ncvars(void)
+{
+    int n = 0;
+    while (skiff_config_table[n].name)
+        n++;
+    return n;
+}
+
+static void copy_out(char *dst, int *len, const char *src)
+{
+    /* MPI_T's rule: *len in is the buffer size, out is the length written including the NUL. */
+    if (!len)
+        return;
+    if (dst && *len > 0) {
+        snprintf(dst, (size_t)*len, "%s", src);
+        *len = (int)strlen(dst) + 1;
+    } else {
+        *len = (int)strlen(src) + 1;
+    }
+}
+
+int PMPI_T_init_thread(int required, int *provided)
+{
+    *provided = required > MPI_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED : required;
+    t_inits++;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_T_init_thread)
+
+int PMPI_T_finalize(void)
+{
+    if (t_inits <= 0)
+        return MPI_T_ERR_NOT_INITIALIZED;
+    t_inits--;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_T_finalize)
+
+int PMPI_T_cvar_get_num(int *num_cvar)
+{
+    if (t_inits <= 0)
+        return MPI_T_ERR_NOT_INITIALIZED;
+    *num_cvar = ncvars();
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_T_cvar_get_num)
+
+int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype,
+                         MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope)
+{
+    if (t_inits <= 0)
+        return MPI_T_ERR_NOT_INITIALIZED;
+    if (cvar_index < 0 || cvar_index >= ncvars())
+        return MPI_T_ERR_INVALID_INDEX;
+    const struct skiff_config_row *row = &skiff_config_table[cvar_index];
+    copy_out(name, name_len, row->name);
+    copy_out(desc, desc_len, row->help);
+    if (verbosity)
+        *verbosity = MPI_T_VERBOSITY_USER_BASIC;
+    if (datatype)
+        *datatype = MPI_CHAR;
+    if (enumtype)
+        *enumtype = MPI_T_ENUM_NULL;
+    if (bind)
+        *bind = MPI_T_BIND_NO_OBJECT;
+    if (scope) /* read once at MPI_Init from the environment: the same on every rank of a job */
+        *scope = MPI_T_SCOPE_READONLY;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_T_cvar_get_info)
+
+int PMPI_T_cvar_get_index(const char *name, int *cvar_index)
+{
+    if (t_inits <= 0)
+        return MPI_T_ERR_NOT_INITIALIZED;
+    for (int i = 0; name && skiff_config_table[i].name; i++) {
+        if (strcmp(skiff_config_table[i].name, name) == 0) {
+            *cvar_index = i;
+            return MPI_SUCCESS;
+        }
+    }
+    return MPI_T_ERR_INVALID_NAME;
+}
+SKIFF_ALIAS(MPI_T_cvar_get_index)
+
+int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count)
+{
+    (void)obj_handle;
+    if (t_inits <= 0)
+        return MPI_T_ERR_NOT_INITIALIZED;
+    if (cvar_index < 0 || cvar_index >= ncvars())
+        return MPI_T_ERR_INVALID_INDEX;
+    struct MPI_T_cvar_handle_t *h = malloc(sizeof *h);
+    if (!h)
+        return MPI_T_ERR_MEMORY;
+    h->index = cvar_index;
+    *handle = h;
+    *count = CVAR_VALUE_MAX;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_T_cvar_handle_alloc)
+
+int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
+{
+    if (t_inits <= 0)
+        return MPI_T_ERR_NOT_INITIALIZED;
+    if (!handle || !*handle)
+        return MPI_T_ERR_INVALID_HANDLE;
+    free(*handle);
+    *handle = MPI_T_CVAR_HANDLE_NULL;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_T_cvar_handle_free)
+
+/* The value in force: the environment's, else the default. */
+int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
+{
+    if (t_inits <= 0)
+        return MPI_T_ERR_NOT_INITIALIZED;
+    if (!handle)
+        return MPI_T_ERR_INVALID_HANDLE;
+    const struct skiff_config_row *row = &skiff_config_table[handle->index];
+    const char *v = getenv(row->name);
+    snprintf(buf, CVAR_VALUE_MAX, "%s", v && *v ? v : row->dflt);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_T_cvar_read)
+
+int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
+{
+    (void)buf;
+    if (t_inits <= 0)
+        return MPI_T_ERR_NOT_INITIALIZED;
+    if (!handle)
+        return MPI_T_ERR_INVALID_HANDLE;
+    return MPI_T_ERR_CVAR_SET_NEVER; /* settings come from the environment, before MPI_Init */
+}
+SKIFF_ALIAS(MPI_T_cvar_write)

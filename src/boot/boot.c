@@ -1,6 +1,7 @@
 #include "boot/boot.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "boot/pmi.h"
 #include "util/config.h"
 
 struct skiff_boot_info skiff_boot = {.job_fd = -1};
@@ -33,8 +35,8 @@ static int parse_num(const char *name, int base, uint64_t max, uint64_t *out)
 /* A launcher we cannot talk to must not produce N silent singletons. */
 static int foreign_launcher(void)
 {
-    static const char *vars[] = {"PMI_FD", "PMI_PORT", "PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_SIZE",
-                                 "MPI_LOCALNRANKS", NULL};
+    static const char *vars[] = {"PMI_PORT", "PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_SIZE", "MPI_LOCALNRANKS",
+                                 NULL};
     for (int i = 0; vars[i]; i++) {
         if (skiff_config_launch_var(vars[i])) {
             fprintf(stderr,
@@ -99,6 +101,86 @@ static int init_singleton(void)
     return 0;
 }
 
+/* PMI_process_mapping is "(vector,(first_node,nodes,ranks_per_node),...)": count the nodes. */
+static int mapped_nodes(const char *map)
+{
+    int nodes = 0, first, n, ppn;
+    for (const char *p = strstr(map, ",("); p; p = strstr(p + 1, ",("))
+        if (sscanf(p, ",(%d,%d,%d)", &first, &n, &ppn) == 3)
+            nodes += n;
+    return nodes;
+}
+
+/* The job segment under a PMI launcher: nobody hands it down, so rank 0 creates the memfd and the
+ * others open it through /proc/<pid>/fd/<fd> (same user). Still nothing is named in /dev/shm. */
+static int share_segment(int rank, int size, int *fd_out, uint64_t *jobid)
+{
+    char val[128];
+    int fd = -1;
+    if (rank == 0) {
+        fd = memfd_create("skiff-job", MFD_CLOEXEC);
+        size_t hb = skiff_job_header_size((uint32_t)size);
+        struct skiff_job_header *h = NULL;
+        if (fd < 0 || ftruncate(fd, (off_t)hb) != 0 ||
+            (h = mmap(NULL, hb, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED) {
+            fprintf(stderr, "skiff: rank 0: cannot create the job segment: %s\n", strerror(errno));
+            return -1;
+        }
+        *h = (struct skiff_job_header){.magic = SKIFF_JOB_MAGIC, .version = SKIFF_JOB_VERSION,
+                                       .nranks = (uint32_t)size, .jobid = (uint64_t)getpid()};
+        munmap(h, hb);
+        snprintf(val, sizeof val, "%d:%d", (int)getpid(), fd);
+        if (skiff_pmi_put("skiff-segment", val))
+            return -1;
+    }
+    if (skiff_pmi_barrier())
+        return -1;
+    int pid = 0, rfd = 0;
+    if (skiff_pmi_get("skiff-segment", val, sizeof val) || sscanf(val, "%d:%d", &pid, &rfd) != 2) {
+        fprintf(stderr, "skiff: rank %d: rank 0 did not publish the job segment\n", rank);
+        return -1;
+    }
+    if (rank != 0) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/fd/%d", pid, rfd);
+        if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0) {
+            fprintf(stderr, "skiff: rank %d: cannot open rank 0's job segment %s: %s\n", rank, path, strerror(errno));
+            return -1;
+        }
+    }
+    *fd_out = fd;
+    *jobid = (uint64_t)pid;
+    return skiff_pmi_barrier(); /* rank 0 keeps its descriptor open until everyone holds one */
+}
+
+static int init_pmi(void)
+{
+    uint64_t fd, rank, size;
+    const char *who = "PMI_FD";
+    if (parse_num("PMI_FD", 10, 1 << 20, &fd) || parse_num("PMI_RANK", 10, SKIFF_JOB_MAX_RANKS, &rank) ||
+        parse_num("PMI_SIZE", 10, SKIFF_JOB_MAX_RANKS, &size))
+        return -1;
+    if (size < 1 || rank >= size || skiff_pmi_init((int)fd)) {
+        fprintf(stderr, "skiff: cannot start under the PMI launcher (%s=%llu, rank %llu of %llu)\n", who,
+                (unsigned long long)fd, (unsigned long long)rank, (unsigned long long)size);
+        return -1;
+    }
+    char map[1024];
+    if (skiff_pmi_get("PMI_process_mapping", map, sizeof map) == 0 && mapped_nodes(map) > 1) {
+        fprintf(stderr, "skiff: the launcher placed the job on %d nodes (%s); this build of skiff runs on one node "
+                        "(the TCP transport is not there yet)\n", mapped_nodes(map), map);
+        return -1;
+    }
+    int seg;
+    if (share_segment((int)rank, (int)size, &seg, &skiff_boot.jobid))
+        return -1;
+    skiff_boot.rank = (int)rank;
+    skiff_boot.size = (int)size;
+    skiff_boot.job_fd = seg;
+    skiff_boot.launched = 1;
+    return 0;
+}
+
 static int online_cpus(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -110,6 +192,8 @@ int skiff_boot_init(void)
     int rc;
     if (skiff_config_launch_var("SKIFF_RANK"))
         rc = init_launched();
+    else if (skiff_config_launch_var("PMI_FD"))
+        rc = init_pmi();
     else if (foreign_launcher())
         rc = -1;
     else
@@ -186,12 +270,18 @@ pid_t skiff_boot_pid(int rank)
     return (pid_t)skiff_boot.hdr->rank[rank].pid;
 }
 
+void skiff_boot_abort(int code)
+{
+    skiff_pmi_abort(code, NULL);
+}
+
 void skiff_boot_finalize(void)
 {
     if (skiff_boot.seg)
         munmap(skiff_boot.seg, skiff_boot.seg_size);
     skiff_boot.seg = NULL;
     skiff_boot.hdr = NULL;
-    if (skiff_boot.job_fd >= 0 && !skiff_boot.launched)
+    if (skiff_boot.job_fd >= 0 && (!skiff_boot.launched || skiff_pmi_active()))
         close(skiff_boot.job_fd);
+    skiff_pmi_finalize();
 }

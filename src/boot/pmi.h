@@ -1,0 +1,19 @@
+/* A client of the PMI-1 wire protocol, which MPICH's Hydra (mpiexec.mpich) and Slurm's
+ * srun --mpi=pmi2 both answer on the socket named by PMI_FD: "cmd=... key=value ..." lines.
+ * Replies are parsed as key=value pairs, never by position (Hydra puts rc last, Slurm first). */
+#ifndef SKIFF_BOOT_PMI_H
+#define SKIFF_BOOT_PMI_H
+
+#include <stddef.h>
+
+/* 0, or -1 after printing why. */
+int skiff_pmi_init(int fd);
+int skiff_pmi_put(const char *key, const char *value);
+int skiff_pmi_barrier(void);
+int skiff_pmi_get(const char *key, char *value, size_t len);
+/* Asks the launcher to end the whole job. */
+void skiff_pmi_abort(int code, const char *why);
+void skiff_pmi_finalize(void);
+int skiff_pmi_active(void);
+
+#endif

@@ -270,11 +270,6 @@ pid_t skiff_boot_pid(int rank)
     return (pid_t)skiff_boot.hdr->rank[rank].pid;
 }
 
-void skiff_boot_abort(int code)
-{
-    skiff_pmi_abort(code, NULL);
-}
-
 void skiff_boot_finalize(void)
 {
     if (skiff_boot.seg)

@@ -30,7 +30,6 @@ unsigned char *skiff_boot_map(size_t total);
 void skiff_boot_set_state(enum skiff_rank_state s, int abort_code);
 pid_t skiff_boot_pid(int rank);
 void skiff_boot_finalize(void);
-/* Asks the launcher, where it has a way to be asked (PMI), to end the whole job. */
-void skiff_boot_abort(int code);
+
 
 #endif

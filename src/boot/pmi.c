@@ -129,16 +129,6 @@ int skiff_pmi_get(const char *key, char *value, size_t len)
     return field(reply, "value", value, len) ? 0 : -1;
 }
 
-void skiff_pmi_abort(int code, const char *why)
-{
-    char cmd[LINE_MAX_PMI];
-    if (pmi.fd < 0)
-        return;
-    snprintf(cmd, sizeof cmd, "cmd=abort exitcode=%d\n", code);
-    (void)why;
-    send_line(cmd);
-}
-
 void skiff_pmi_finalize(void)
 {
     char reply[LINE_MAX_PMI];

@@ -11,8 +11,6 @@ int skiff_pmi_init(int fd);
 int skiff_pmi_put(const char *key, const char *value);
 int skiff_pmi_barrier(void);
 int skiff_pmi_get(const char *key, char *value, size_t len);
-/* Asks the launcher to end the whole job. */
-void skiff_pmi_abort(int code, const char *why);
 void skiff_pmi_finalize(void);
 int skiff_pmi_active(void);
 

@@ -99,7 +99,6 @@ _Noreturn void skiff_abort_job(int code, const char *why)
     ssize_t w = write(STDERR_FILENO, line, (size_t)n);
     (void)w;
     skiff_boot_set_state(SKIFF_RANK_ABORTED, code);
-    skiff_boot_abort(code);
     /* Flush what the program printed so far; the launcher tears the other ranks down. */
     fflush(NULL);
     _exit(code & 0xff ? code & 0xff : 1);

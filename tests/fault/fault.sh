@@ -17,10 +17,14 @@ fail() {
 
 start=$(date +%s)
 if [ "$mode" = mpiexec-killed ]; then
+    : >"$tmp/out" # exists before the launcher's redirection does: the wait below reads it at once
     "$mpiexec" -n "$np" "$prog" hang >"$tmp/out" 2>"$tmp/err" &
     launcher=$!
     i=0 # wait until every rank has said it is ready, then kill the launcher
-    while [ "$(grep -c ready "$tmp/out")" -lt "$np" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    while [ "$(grep -c ready "$tmp/out" 2>/dev/null || true)" -lt "$np" ] && [ $i -lt 300 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
     start=$(date +%s) # the clock that matters starts when the launcher dies
     kill -9 "$launcher"
     wait "$launcher"

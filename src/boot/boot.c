@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "boot/pmi.h"
@@ -35,7 +36,7 @@ static int parse_num(const char *name, int base, uint64_t max, uint64_t *out)
 /* A launcher we cannot talk to must not produce N silent singletons. */
 static int foreign_launcher(void)
 {
-    static const char *vars[] = {"PMI_PORT", "PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_SIZE", "MPI_LOCALNRANKS",
+    static const char *vars[] = {"PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_SIZE", "MPI_LOCALNRANKS",
                                  NULL};
     for (int i = 0; vars[i]; i++) {
         if (skiff_config_launch_var(vars[i])) {
@@ -101,83 +102,123 @@ static int init_singleton(void)
     return 0;
 }
 
-/* PMI_process_mapping is "(vector,(first_node,nodes,ranks_per_node),...)": count the nodes. */
-static int mapped_nodes(const char *map)
+/* The job segment under a PMI launcher: nobody hands it down, so the lowest rank of each node
+ * creates a memfd for its node and the others open it through /proc/<pid>/fd/<fd> (same user).
+ * Still nothing is named in /dev/shm. */
+static int create_segment(int nlocal, char *val, size_t len)
 {
-    int nodes = 0, first, n, ppn;
-    for (const char *p = strstr(map, ",("); p; p = strstr(p + 1, ",("))
-        if (sscanf(p, ",(%d,%d,%d)", &first, &n, &ppn) == 3)
-            nodes += n;
-    return nodes;
+    int fd = memfd_create("skiff-job", MFD_CLOEXEC);
+    size_t hb = skiff_job_header_size((uint32_t)nlocal);
+    struct skiff_job_header *h = NULL;
+    if (fd < 0 || ftruncate(fd, (off_t)hb) != 0 ||
+        (h = mmap(NULL, hb, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED) {
+        fprintf(stderr, "skiff: rank %d: cannot create the node's job segment: %s\n", skiff_boot.rank,
+                strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    *h = (struct skiff_job_header){.magic = SKIFF_JOB_MAGIC, .version = SKIFF_JOB_VERSION,
+                                   .nranks = (uint32_t)nlocal, .jobid = skiff_boot.jobid};
+    munmap(h, hb);
+    snprintf(val, len, "%d:%d", (int)getpid(), fd);
+    return fd;
 }
 
-/* The job segment under a PMI launcher: nobody hands it down, so rank 0 creates the memfd and the
- * others open it through /proc/<pid>/fd/<fd> (same user). Still nothing is named in /dev/shm. */
-static int share_segment(int rank, int size, int *fd_out, uint64_t *jobid)
+static int open_segment(const char *val)
 {
-    char val[128];
-    int fd = -1;
-    if (rank == 0) {
-        fd = memfd_create("skiff-job", MFD_CLOEXEC);
-        size_t hb = skiff_job_header_size((uint32_t)size);
-        struct skiff_job_header *h = NULL;
-        if (fd < 0 || ftruncate(fd, (off_t)hb) != 0 ||
-            (h = mmap(NULL, hb, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED) {
-            fprintf(stderr, "skiff: rank 0: cannot create the job segment: %s\n", strerror(errno));
-            return -1;
-        }
-        *h = (struct skiff_job_header){.magic = SKIFF_JOB_MAGIC, .version = SKIFF_JOB_VERSION,
-                                       .nranks = (uint32_t)size, .jobid = (uint64_t)getpid()};
-        munmap(h, hb);
-        snprintf(val, sizeof val, "%d:%d", (int)getpid(), fd);
-        if (skiff_pmi_put("skiff-segment", val))
+    int pid = 0, rfd = 0;
+    char path[64];
+    if (sscanf(val, "%d:%d", &pid, &rfd) != 2) {
+        fprintf(stderr, "skiff: rank %d: the node leader published no job segment ('%s')\n", skiff_boot.rank, val);
+        return -1;
+    }
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", pid, rfd);
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        fprintf(stderr, "skiff: rank %d: cannot open the node leader's job segment %s: %s\n", skiff_boot.rank, path,
+                strerror(errno));
+    return fd;
+}
+
+/* Also settles the job's identity: jobid and secret come from skiff's mpiexec when it is the PMI
+ * server, else rank 0 draws them and publishes them with the segments. */
+static int share_segment(void)
+{
+    char key[64], val[128];
+    const struct skiff_nodemap *m = &skiff_boot.map;
+    int fd = -1, leader = m->leader[skiff_boot.node] == skiff_boot.rank;
+    if (leader && (fd = create_segment(m->local_count[skiff_boot.node], val, sizeof val)) < 0)
+        return -1;
+    snprintf(key, sizeof key, "skiff-seg-%d", skiff_boot.node);
+    if (leader && skiff_pmi_put(key, val))
+        return -1;
+    if (skiff_boot.rank == 0 && !skiff_boot.secret) {
+        skiff_boot.jobid = (uint64_t)getpid();
+        if (getentropy(&skiff_boot.secret, sizeof skiff_boot.secret) != 0)
+            skiff_boot.secret = skiff_boot.jobid * 0x9e3779b97f4a7c15ull ^ (uint64_t)time(NULL);
+        snprintf(val, sizeof val, "%llx:%llx", (unsigned long long)skiff_boot.jobid,
+                 (unsigned long long)skiff_boot.secret);
+        if (skiff_pmi_put("skiff-job", val))
             return -1;
     }
     if (skiff_pmi_barrier())
         return -1;
-    int pid = 0, rfd = 0;
-    if (skiff_pmi_get("skiff-segment", val, sizeof val) || sscanf(val, "%d:%d", &pid, &rfd) != 2) {
-        fprintf(stderr, "skiff: rank %d: rank 0 did not publish the job segment\n", rank);
-        return -1;
-    }
-    if (rank != 0) {
-        char path[64];
-        snprintf(path, sizeof path, "/proc/%d/fd/%d", pid, rfd);
-        if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0) {
-            fprintf(stderr, "skiff: rank %d: cannot open rank 0's job segment %s: %s\n", rank, path, strerror(errno));
+    if (!skiff_boot.secret) {
+        unsigned long long j, sec;
+        if (skiff_pmi_get("skiff-job", val, sizeof val) || sscanf(val, "%llx:%llx", &j, &sec) != 2) {
+            fprintf(stderr, "skiff: rank %d: rank 0 did not publish the job's identity\n", skiff_boot.rank);
             return -1;
         }
+        skiff_boot.jobid = j;
+        skiff_boot.secret = sec;
     }
-    *fd_out = fd;
-    *jobid = (uint64_t)pid;
-    return skiff_pmi_barrier(); /* rank 0 keeps its descriptor open until everyone holds one */
+    if (!leader && (skiff_pmi_get(key, val, sizeof val) || (fd = open_segment(val)) < 0))
+        return -1;
+    skiff_boot.job_fd = fd;
+    return skiff_pmi_barrier(); /* leaders keep their descriptor open until everyone holds one */
+}
+
+static int read_mapping(void)
+{
+    char map[1024];
+    int rc;
+    if (skiff_pmi_get("PMI_process_mapping", map, sizeof map) == 0 && strcmp(map, "") != 0)
+        rc = skiff_nodemap_parse(&skiff_boot.map, skiff_boot.size, map);
+    else
+        rc = skiff_nodemap_single(&skiff_boot.map, skiff_boot.size);
+    if (rc)
+        return -1;
+    skiff_boot.node = skiff_boot.map.node[skiff_boot.rank];
+    skiff_boot.local_rank = skiff_boot.map.local[skiff_boot.rank];
+    skiff_boot.local_size = skiff_boot.map.local_count[skiff_boot.node];
+    return 0;
+}
+
+/* Identity that skiff's mpiexec hands down in PMI mode; other PMI launchers leave it to rank 0. */
+static int inherited_identity(void)
+{
+    uint64_t v;
+    if (skiff_config_launch_var("SKIFF_SECRET") && parse_num("SKIFF_SECRET", 16, UINT64_MAX, &v) == 0)
+        skiff_boot.secret = v;
+    if (skiff_boot.secret && skiff_config_launch_var("SKIFF_JOBID") && parse_num("SKIFF_JOBID", 16, UINT64_MAX, &v) == 0)
+        skiff_boot.jobid = v;
+    if (skiff_config_launch_var("SKIFF_NODE_CPUS") && parse_num("SKIFF_NODE_CPUS", 10, 1 << 20, &v) == 0)
+        skiff_boot.node_cpus = (int)v;
+    return 0;
 }
 
 static int init_pmi(void)
 {
-    uint64_t fd, rank, size;
-    const char *who = "PMI_FD";
-    if (parse_num("PMI_FD", 10, 1 << 20, &fd) || parse_num("PMI_RANK", 10, SKIFF_JOB_MAX_RANKS, &rank) ||
-        parse_num("PMI_SIZE", 10, SKIFF_JOB_MAX_RANKS, &size))
+    int rank = -1, size = -1;
+    if (skiff_pmi_connect(&rank, &size))
         return -1;
-    if (size < 1 || rank >= size || skiff_pmi_init((int)fd)) {
-        fprintf(stderr, "skiff: cannot start under the PMI launcher (%s=%llu, rank %llu of %llu)\n", who,
-                (unsigned long long)fd, (unsigned long long)rank, (unsigned long long)size);
-        return -1;
-    }
-    char map[1024];
-    if (skiff_pmi_get("PMI_process_mapping", map, sizeof map) == 0 && mapped_nodes(map) > 1) {
-        fprintf(stderr, "skiff: the launcher placed the job on %d nodes (%s); this build of skiff runs on one node "
-                        "(the TCP transport is not there yet)\n", mapped_nodes(map), map);
-        return -1;
-    }
-    int seg;
-    if (share_segment((int)rank, (int)size, &seg, &skiff_boot.jobid))
-        return -1;
-    skiff_boot.rank = (int)rank;
-    skiff_boot.size = (int)size;
-    skiff_boot.job_fd = seg;
+    skiff_boot.rank = rank;
+    skiff_boot.size = size;
+    skiff_boot.pmi = 1;
     skiff_boot.launched = 1;
+    if (inherited_identity() || read_mapping() || share_segment())
+        return -1;
     return 0;
 }
 
@@ -192,12 +233,18 @@ int skiff_boot_init(void)
     int rc;
     if (skiff_config_launch_var("SKIFF_RANK"))
         rc = init_launched();
-    else if (skiff_config_launch_var("PMI_FD"))
+    else if (skiff_config_launch_var("PMI_FD") || skiff_config_launch_var("PMI_PORT"))
         rc = init_pmi();
     else if (foreign_launcher())
         rc = -1;
     else
         rc = init_singleton();
+    if (rc == 0 && !skiff_boot.pmi) {
+        if (skiff_nodemap_single(&skiff_boot.map, skiff_boot.size))
+            rc = -1;
+        skiff_boot.local_rank = skiff_boot.rank;
+        skiff_boot.local_size = skiff_boot.size;
+    }
     if (rc == 0 && skiff_boot.node_cpus <= 0)
         skiff_boot.node_cpus = online_cpus();
     return rc;
@@ -212,9 +259,9 @@ static int check_header(const struct skiff_job_header *h)
                 SKIFF_JOB_VERSION);
         return -1;
     }
-    if ((int)h->nranks != skiff_boot.size) {
-        fprintf(stderr, "skiff: rank %d: the job segment is for %u ranks, SKIFF_SIZE says %d\n", skiff_boot.rank,
-                h->nranks, skiff_boot.size);
+    if ((int)h->nranks != skiff_boot.local_size) {
+        fprintf(stderr, "skiff: rank %d: the job segment is for %u ranks, but %d run on this node\n", skiff_boot.rank,
+                h->nranks, skiff_boot.local_size);
         return -1;
     }
     return 0;
@@ -252,7 +299,7 @@ unsigned char *skiff_boot_map(size_t total)
         return NULL;
     }
     atomic_store(&skiff_boot.hdr->segment_size, total);
-    skiff_boot.hdr->rank[skiff_boot.rank].pid = (int32_t)getpid();
+    skiff_boot.hdr->rank[skiff_boot.local_rank].pid = (int32_t)getpid();
     return p;
 }
 
@@ -260,14 +307,14 @@ void skiff_boot_set_state(enum skiff_rank_state s, int abort_code)
 {
     if (!skiff_boot.hdr)
         return;
-    struct skiff_job_rank *r = &skiff_boot.hdr->rank[skiff_boot.rank];
+    struct skiff_job_rank *r = &skiff_boot.hdr->rank[skiff_boot.local_rank];
     r->abort_code = abort_code;
     atomic_store_explicit(&r->state, (uint32_t)s, memory_order_release);
 }
 
 pid_t skiff_boot_pid(int rank)
 {
-    return (pid_t)skiff_boot.hdr->rank[rank].pid;
+    return (pid_t)skiff_boot.hdr->rank[skiff_boot.map.local[rank]].pid;
 }
 
 void skiff_boot_finalize(void)
@@ -276,7 +323,9 @@ void skiff_boot_finalize(void)
         munmap(skiff_boot.seg, skiff_boot.seg_size);
     skiff_boot.seg = NULL;
     skiff_boot.hdr = NULL;
-    if (skiff_boot.job_fd >= 0 && (!skiff_boot.launched || skiff_pmi_active()))
+    if (skiff_boot.job_fd >= 0 && (!skiff_boot.launched || skiff_boot.pmi))
         close(skiff_boot.job_fd);
+    skiff_boot.job_fd = -1;
     skiff_pmi_finalize();
+    skiff_nodemap_free(&skiff_boot.map);
 }

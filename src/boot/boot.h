@@ -8,12 +8,16 @@
 #include <sys/types.h>
 
 #include "boot/job_proto.h"
+#include "boot/nodemap.h"
 
 struct skiff_boot_info {
     int rank, size;
     uint64_t jobid, secret;
     int node_cpus;     /* CPUs the job may use on this node */
     int launched;      /* 1 under mpiexec, 0 for a singleton */
+    int pmi;           /* 1 when started through a PMI server (Hydra, srun, mpiexec across hosts) */
+    struct skiff_nodemap map; /* where the launcher placed every rank */
+    int node, local_rank, local_size;
     int job_fd;
     unsigned char *seg; /* the whole job segment once mapped */
     size_t seg_size;
@@ -29,6 +33,11 @@ unsigned char *skiff_boot_map(size_t total);
 /* Tells the launcher where this rank stands (it reads this when the rank exits). */
 void skiff_boot_set_state(enum skiff_rank_state s, int abort_code);
 pid_t skiff_boot_pid(int rank);
+/* Address cards (a line of text per rank, < SKIFF_JOB_CARD bytes) for transports that connect by
+ * address. Collective: every rank calls exchange once with its own card; afterwards card(r) reads
+ * rank r's. 0, or -1 after printing why. */
+int skiff_boot_cards_exchange(const char *mine);
+int skiff_boot_card(int rank, char *out, size_t len);
 void skiff_boot_finalize(void);
 
 

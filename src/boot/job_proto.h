@@ -12,8 +12,14 @@
  *   SKIFF_JOB_FD             the memfd described here
  *   SKIFF_NODE_CPUS          CPUs usable by the job on this node (tells the library it is oversubscribed)
  *
+ * Under a PMI launcher (Hydra, srun, or skiff's mpiexec across hosts) nobody hands the segment down:
+ * the lowest rank of each node creates it with the same layout, for the ranks of that node only, and
+ * the others open it through /proc (see boot.c). There, rank[] is indexed by the node-local rank.
+ *
  * Version history of this layout:
  *   1  first version: magic, version, size, per-rank state and exit information.
+ *   2  per-rank address cards (SKIFF_JOB_CARD bytes each) after rank[], and cards_ready: the
+ *      transports that connect ranks by address (tcp) exchange them here when mpiexec started the job.
  */
 #ifndef SKIFF_JOB_PROTO_H
 #define SKIFF_JOB_PROTO_H
@@ -22,8 +28,9 @@
 #include <stdint.h>
 
 #define SKIFF_JOB_MAGIC   0x736b696666UL /* "skiff" */
-#define SKIFF_JOB_VERSION 1
+#define SKIFF_JOB_VERSION 2
 #define SKIFF_JOB_MAX_RANKS 4096
+#define SKIFF_JOB_CARD 512 /* bytes of one rank's address card, NUL included */
 
 /* What a rank has told mpiexec about itself; mpiexec reads it when the rank exits. */
 enum skiff_rank_state {
@@ -47,14 +54,21 @@ struct skiff_job_header {
     uint64_t jobid;
     /* Ranks grow the file to this size or more; kept here so a debugger can see the whole layout. */
     _Atomic uint64_t segment_size;
-    struct skiff_job_rank rank[]; /* nranks entries */
+    _Atomic uint32_t cards_ready; /* ranks that have written their card */
+    uint32_t pad;
+    struct skiff_job_rank rank[]; /* nranks entries, then nranks cards of SKIFF_JOB_CARD bytes */
 };
 
 /* Bytes mpiexec must allocate before starting ranks; the library rounds up and appends its own areas. */
 static inline uint64_t skiff_job_header_size(uint32_t nranks)
 {
-    uint64_t sz = sizeof(struct skiff_job_header) + (uint64_t)nranks * sizeof(struct skiff_job_rank);
+    uint64_t sz = sizeof(struct skiff_job_header) + (uint64_t)nranks * (sizeof(struct skiff_job_rank) + SKIFF_JOB_CARD);
     return (sz + 4095) & ~(uint64_t)4095;
+}
+
+static inline char *skiff_job_card(struct skiff_job_header *h, uint32_t rank)
+{
+    return (char *)&h->rank[h->nranks] + (uint64_t)rank * SKIFF_JOB_CARD;
 }
 
 #endif

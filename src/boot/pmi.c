@@ -4,7 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netdb.h>
+#include <sys/socket.h>
 #include <unistd.h>
+
+#include "util/config.h"
 
 #define LINE_MAX_PMI 1024
 
@@ -127,6 +131,97 @@ int skiff_pmi_get(const char *key, char *value, size_t len)
     if (call(cmd, "get_result", reply, sizeof reply))
         return -1;
     return field(reply, "value", value, len) ? 0 : -1;
+}
+
+static int env_int(const char *name, int *out)
+{
+    const char *v = skiff_config_launch_var(name);
+    char *end;
+    if (!v)
+        return -1;
+    long x = strtol(v, &end, 10);
+    if (*end || x < 0 || x > (1 << 20)) {
+        fprintf(stderr, "skiff: %s=%s is not a valid value\n", name, v);
+        return -1;
+    }
+    *out = (int)x;
+    return 0;
+}
+
+/* PMI_PORT is "host:port" of a PMI server reachable over TCP. */
+static int dial(const char *hostport)
+{
+    char host[256];
+    const char *colon = strrchr(hostport, ':');
+    if (!colon || colon == hostport || (size_t)(colon - hostport) >= sizeof host) {
+        fprintf(stderr, "skiff: PMI_PORT=%s is not host:port\n", hostport);
+        return -1;
+    }
+    memcpy(host, hostport, (size_t)(colon - hostport));
+    host[colon - hostport] = '\0';
+    struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res, *ai;
+    int rc = getaddrinfo(host, colon + 1, &hints, &res), fd = -1;
+    if (rc) {
+        fprintf(stderr, "skiff: PMI_PORT=%s: %s\n", hostport, gai_strerror(rc));
+        return -1;
+    }
+    for (ai = res; ai && fd < 0; ai = ai->ai_next) {
+        fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+        if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
+            close(fd);
+            fd = -1;
+        }
+    }
+    freeaddrinfo(res);
+    if (fd < 0)
+        fprintf(stderr, "skiff: cannot reach the PMI server at PMI_PORT=%s: %s\n", hostport, strerror(errno));
+    return fd;
+}
+
+/* Over PMI_PORT the server learns who we are from PMI_ID and answers with our rank and size. */
+static int initack(int id, int *rank, int *size)
+{
+    char cmd[64], reply[LINE_MAX_PMI], v[32];
+    snprintf(cmd, sizeof cmd, "cmd=initack pmiid=%d\n", id);
+    if (call(cmd, "initack", reply, sizeof reply))
+        return -1;
+    for (int i = 0; i < 3; i++) {
+        if (read_line(reply, sizeof reply))
+            return -1;
+        if (field(reply, "size", v, sizeof v))
+            *size = atoi(v);
+        else if (field(reply, "rank", v, sizeof v))
+            *rank = atoi(v);
+    }
+    return 0;
+}
+
+int skiff_pmi_connect(int *rank, int *size)
+{
+    const char *port = skiff_config_launch_var("PMI_PORT");
+    int fd, id;
+    if (env_int("PMI_FD", &fd) == 0)
+        port = NULL;
+    else if (!port || (fd = dial(port)) < 0)
+        return -1;
+    pmi.fd = fd;
+    if (port && env_int("PMI_ID", &id) == 0 && initack(id, rank, size))
+        goto fail;
+    if (*rank < 0 && env_int("PMI_RANK", rank))
+        goto fail;
+    if (*size < 0 && env_int("PMI_SIZE", size))
+        goto fail;
+    if (*size < 1 || *size > SKIFF_PMI_MAX_RANKS || *rank >= *size) {
+        fprintf(stderr, "skiff: the PMI launcher gave rank %d of %d ranks\n", *rank, *size);
+        goto fail;
+    }
+    if (skiff_pmi_init(fd) == 0)
+        return 0;
+fail:
+    fprintf(stderr, "skiff: cannot start under the PMI launcher (%s=%s)\n", port ? "PMI_PORT" : "PMI_FD",
+            port ? port : skiff_config_launch_var("PMI_FD"));
+    pmi.fd = -1;
+    return -1;
 }
 
 void skiff_pmi_finalize(void)

@@ -6,7 +6,12 @@
 
 #include <stddef.h>
 
-/* 0, or -1 after printing why. */
+#define SKIFF_PMI_MAX_RANKS 4096
+
+/* Connects through PMI_FD, or PMI_PORT (+ PMI_ID), and says hello. rank and size start at -1 and
+ * come from the server (PMI_PORT) or from PMI_RANK/PMI_SIZE. 0, or -1 after printing why. */
+int skiff_pmi_connect(int *rank, int *size);
+/* Says hello on an already connected descriptor. 0, or -1 after printing why. */
 int skiff_pmi_init(int fd);
 int skiff_pmi_put(const char *key, const char *value);
 int skiff_pmi_barrier(void);

@@ -8,6 +8,8 @@
 #include "core/pt2pt.h"
 #include "core/request.h"
 #include "shm/shm.h"
+#include "tcp/tcp.h"
+#include <stdlib.h>
 #include "util/config.h"
 #include "util/log.h"
 
@@ -24,6 +26,35 @@ static unsigned choose_spin(void)
     return skiff.oversubscribed ? 0 : 1u << 22;
 }
 
+/* Shared memory within a node, tcp between nodes; SKIFF_TRANSPORTS=tcp puts every pair on tcp. */
+static int init_transports(void)
+{
+    int shm_ok = skiff_cfg.transports & SKIFF_TR_SHM;
+    skiff.peer_tr = calloc((size_t)skiff.size, sizeof *skiff.peer_tr);
+    skiff.via_tcp = calloc((size_t)skiff.size, 1);
+    if (!skiff.peer_tr || !skiff.via_tcp)
+        return -1;
+    for (int r = 0; r < skiff.size; r++)
+        skiff.via_tcp[r] = r != skiff.rank && (!shm_ok || skiff_boot.map.node[r] != skiff_boot.node);
+    /* Every rank reaches the same verdict from the same map, so the tcp setup stays collective. */
+    int need_tcp = skiff_boot.map.nnodes > 1 || (!shm_ok && skiff.size > 1);
+    if (need_tcp && !(skiff_cfg.transports & SKIFF_TR_TCP)) {
+        skiff_error("the job spans %d nodes but SKIFF_TRANSPORTS excludes tcp", skiff_boot.map.nnodes);
+        return -1;
+    }
+    if (shm_ok)
+        skiff.shm = skiff_shm_init();
+    else if (skiff_boot_map(skiff_job_header_size((uint32_t)skiff_boot.local_size)) == NULL)
+        return -1;
+    if (shm_ok && !skiff.shm)
+        return -1;
+    if (need_tcp && !(skiff.tcp = skiff_tcp_init(skiff.via_tcp)))
+        return -1;
+    for (int r = 0; r < skiff.size; r++)
+        skiff.peer_tr[r] = skiff.via_tcp[r] ? skiff.tcp : skiff.shm ? skiff.shm : skiff.tcp;
+    return 0;
+}
+
 int skiff_core_init(void)
 {
     if (skiff_config_load() != 0)
@@ -33,10 +64,9 @@ int skiff_core_init(void)
     skiff.rank = skiff_boot.rank;
     skiff.size = skiff_boot.size;
     skiff_log_set_rank(skiff.rank);
-    skiff.oversubscribed = skiff.size > skiff_boot.node_cpus;
+    skiff.oversubscribed = skiff_boot.local_size > skiff_boot.node_cpus;
     skiff.spin_limit = choose_spin();
-    skiff.shm = skiff_shm_init();
-    if (!skiff.shm)
+    if (init_transports())
         return MPI_ERR_OTHER;
     skiff_comm_init_predefined(skiff.rank, skiff.size);
     skiff_boot_set_state(SKIFF_RANK_INITIALIZED, 0);
@@ -46,12 +76,20 @@ int skiff_core_init(void)
 
 void skiff_core_finalize(void)
 {
+    /* tcp first: its goodbye may still see frames that the core must be alive to take. */
+    if (skiff.tcp)
+        skiff.tcp->finalize();
+    skiff.tcp = NULL;
     skiff_boot_set_state(SKIFF_RANK_FINALIZED, 0);
     skiff_pt2pt_finalize();
     skiff_match_finalize();
     if (skiff.shm)
         skiff.shm->finalize();
     skiff.shm = NULL;
+    free(skiff.peer_tr);
+    free(skiff.via_tcp);
+    skiff.peer_tr = NULL;
+    skiff.via_tcp = NULL;
     skiff_comm_finalize();
     skiff_req_finalize();
     skiff_boot_finalize();

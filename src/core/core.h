@@ -8,7 +8,10 @@ struct skiff_core {
     int rank, size;
     int initialized, finalized;
     int thread_level;
-    const struct skiff_transport *shm;
+    const struct skiff_transport *shm; /* ranks on this node (NULL with SKIFF_TRANSPORTS=tcp) */
+    const struct skiff_transport *tcp; /* ranks on other nodes (NULL in a one-node job) */
+    const struct skiff_transport **peer_tr; /* per job rank: the transport that reaches it */
+    unsigned char *via_tcp;             /* per job rank: 1 if reached over tcp */
     int oversubscribed;    /* more ranks on this node than CPUs: yield and sleep early */
     unsigned spin_limit;   /* polls before a waiting rank yields */
 };
@@ -22,8 +25,7 @@ void skiff_core_finalize(void);
 /* The transport that reaches a job rank (self is handled by the core itself). */
 static inline const struct skiff_transport *skiff_transport_for(int world_rank)
 {
-    (void)world_rank;
-    return skiff.shm;
+    return skiff.peer_tr[world_rank];
 }
 
 #endif

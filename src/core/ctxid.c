@@ -21,6 +21,11 @@ int skiff_ctx_agree(struct skiff_comm *parent, uint32_t *ctx)
     int rc = skiff_coll_allreduce(&mine, &agreed, 1, MPI_INT, MPI_MAX, parent, NULL);
     if (rc)
         return rc;
+    /* The allreduce may itself have built this communicator's node-aware helpers, agreeing on ids
+     * of their own after `mine` was read; every member did the same, so next_free is then equal
+     * everywhere and above all of them. */
+    if (next_free > agreed)
+        agreed = next_free;
     /* Every process sees the same maximum, so all take the same id or all fail together. */
     if (agreed > INT_MAX - 2)
         return skiff_err(MPI_ERR_OTHER, "out of context ids: this job has created %d communicators", agreed / 2);

@@ -1,14 +1,18 @@
 #include "core/node.h"
 
+#include "boot/boot.h"
 #include "core/core.h"
 #include "util/config.h"
 
-/* Every rank of a job shares one host until the TCP transport spans several. SKIFF_NODE_SIZE splits
- * the job into pretend nodes of that many consecutive ranks, so node-aware code (hierarchical
- * collectives, MPI_COMM_TYPE_SHARED, Cartesian placement) can be exercised on one machine. */
+/* Nodes are where the launcher placed the ranks (boot/nodemap.c). In a one-node job, SKIFF_NODE_SIZE
+ * splits the job into pretend nodes of that many consecutive ranks, so node-aware code (hierarchical
+ * collectives, MPI_COMM_TYPE_SHARED, Cartesian placement) can be exercised on one machine; the
+ * transports still see one node. */
 int skiff_node_of(int world_rank)
 {
-    return skiff_cfg.node_size > 0 ? world_rank / skiff_cfg.node_size : 0;
+    if (skiff_cfg.node_size > 0 && skiff_boot.map.nnodes <= 1)
+        return world_rank / skiff_cfg.node_size;
+    return skiff_boot.map.node ? skiff_boot.map.node[world_rank] : 0;
 }
 
 int skiff_job_nodes(void)

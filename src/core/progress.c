@@ -3,6 +3,7 @@
 #include <sched.h>
 #include <stdio.h>
 
+#include "boot/boot.h"
 #include "core/comm.h"
 #include "core/core.h"
 #include "core/error.h"
@@ -16,6 +17,7 @@
  * syscall when none can; 256 measured best for barriers and rings at np=3..8 on 2 cores. */
 #define YIELDS 256
 #define SLEEP_SECONDS 0.05
+#define MIXED_SLEEP_SECONDS 0.001
 
 int (*skiff_progress_hook)(void);
 
@@ -24,6 +26,8 @@ int skiff_progress(void)
     int n = 0;
     if (skiff.shm)
         n += skiff.shm->progress();
+    if (skiff.tcp)
+        n += skiff.tcp->progress();
     n += skiff_pt2pt_progress();
     if (SKIFF_UNLIKELY(skiff_progress_hook != NULL))
         n += skiff_progress_hook();
@@ -56,6 +60,20 @@ static void maybe_report(struct skiff_waiter *w)
     skiff_req_foreach(report_request, NULL);
 }
 
+/* A futex and a socket cannot be waited on together: with peers on both, sleep on the sockets
+ * briefly, so a shared-memory message waits at most that long once the rank has gone idle. */
+static void sleep_on_transports(struct skiff_waiter *w)
+{
+    if (skiff.tcp && skiff.shm && skiff_boot.local_size > 1)
+        skiff.tcp->sleep(MIXED_SLEEP_SECONDS, w->ready, w->arg);
+    else if (skiff.tcp)
+        skiff.tcp->sleep(SLEEP_SECONDS, w->ready, w->arg);
+    else if (skiff.shm)
+        skiff.shm->sleep(SLEEP_SECONDS, w->ready, w->arg);
+    else
+        sched_yield();
+}
+
 void skiff_wait_step(struct skiff_waiter *w)
 {
     if (skiff_progress()) {
@@ -78,10 +96,8 @@ void skiff_wait_step(struct skiff_waiter *w)
     }
     /* Nothing for a while: sleep until a sender rings our doorbell. Stay in this regime (no new
      * spin phase) until something arrives, so an idle rank costs nothing. */
-    if (skiff.shm)
-        skiff.shm->sleep(SLEEP_SECONDS, w->ready, w->arg);
-    else
-        sched_yield();
+    maybe_report(w); /* polls no longer count up here, so check the clock on every sleep */
+    sleep_on_transports(w);
     w->polls = skiff.spin_limit + YIELDS;
 }
 

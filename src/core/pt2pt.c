@@ -224,7 +224,9 @@ static struct skiff_request *find_own(uint64_t id, int kind, int state, int peer
 static void on_data(int peer, const struct skiff_hdr *h, const void *payload, size_t plen)
 {
     struct skiff_request *r = find_own(h->rreq, SKIFF_REQ_RECV, SKIFF_RS_RECV_DATA, peer);
-    if (plen != h->len || h->aux != r->done || plen > r->msg_len - r->done)
+    /* Pieces may arrive in any order (tcp stripes them over several connections); each must lie
+     * inside the message, and together they may not exceed it. */
+    if (plen != h->len || h->aux > r->msg_len || plen > r->msg_len - h->aux || plen > r->msg_len - r->done)
         protocol_error(peer, "data piece out of place", (unsigned long long)h->aux);
     if (h->aux < r->st_bytes) {
         size_t n = r->st_bytes - h->aux < plen ? r->st_bytes - h->aux : plen;

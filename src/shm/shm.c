@@ -24,7 +24,9 @@
 static struct {
     unsigned char *base;
     struct skiff_shm_layout l;
-    int me, n;
+    int me, n;                         /* node-local rank and count: the segment spans one node */
+    const int *local;                  /* job rank -> node-local rank */
+    int *world;                        /* node-local rank -> job rank */
     struct skiff_shm_mailbox *mailbox; /* indexed by receiver */
     struct skiff_fbox_tx *tx;          /* me -> peer */
     struct skiff_fbox_rx *rx;          /* peer -> me */
@@ -74,8 +76,9 @@ static inline int queue_idle(int peer)
     return shm.q_sent[peer] == shm.q_known[peer];
 }
 
-static int shm_send(int peer, const struct skiff_hdr *h, const void *payload, size_t len)
+static int shm_send(int world_peer, const struct skiff_hdr *h, const void *payload, size_t len)
 {
+    int peer = shm.local[world_peer];
     if (len <= shm.fbox_max && queue_idle(peer) && skiff_fbox_push(&shm.tx[peer], h, payload, len) == 0) {
         ring_bell(peer);
         return 0;
@@ -95,7 +98,8 @@ static int shm_send(int peer, const struct skiff_hdr *h, const void *payload, si
 
 static void corrupt(const char *what, int peer, unsigned long long value)
 {
-    skiff_error("shared memory from rank %d is corrupt (%s = %llu): ending the job", peer, what, value);
+    skiff_error("shared memory from rank %d is corrupt (%s = %llu): ending the job", peer < 0 ? -1 : shm.world[peer],
+                what, value);
     skiff_boot_set_state(SKIFF_RANK_ABORTED, 1);
     _Exit(1);
 }
@@ -108,7 +112,7 @@ static int drain_fbox(int peer)
     while ((e = skiff_fbox_peek(rx)) != NULL) {
         if (e == SKIFF_FBOX_CORRUPT)
             corrupt("fast box entry length", peer, 0);
-        skiff_core_incoming(peer, &e->hdr, e->payload, e->plen);
+        skiff_core_incoming(shm.world[peer], &e->hdr, e->payload, e->plen);
         skiff_fbox_pop(rx, e);
         n++;
     }
@@ -134,7 +138,7 @@ static int drain_queue(void)
         if (c->plen > shm.l.cell_payload)
             corrupt("queue cell length", peer, c->plen);
         n += drain_fbox(peer); /* everything the peer put in its fast box precedes this cell */
-        skiff_core_incoming(peer, &c->hdr, c->payload, c->plen);
+        skiff_core_incoming(shm.world[peer], &c->hdr, c->payload, c->plen);
         atomic_store_explicit(&fctl(peer, shm.me)->q_done, ++shm.q_recv[peer], memory_order_release);
         skiff_cell_release(c);
         n++;
@@ -210,6 +214,7 @@ static int shm_barrier_done(unsigned sense)
     return atomic_load_explicit(&node_barrier()->sense, memory_order_acquire) == sense;
 }
 
+/* rank is a node-local rank: the callers use this only when the job is one node. */
 static void *shm_node_slot(unsigned set, int rank)
 {
     return shm.base + shm.l.off_slots + ((size_t)(set & 1) * (size_t)shm.n + (size_t)rank) * SKIFF_SHM_SLOT;
@@ -222,6 +227,7 @@ static void shm_finalize(void)
     free(shm.q_sent);
     free(shm.q_recv);
     free(shm.q_known);
+    free(shm.world);
     memset(&shm, 0, sizeof shm);
 }
 
@@ -266,8 +272,9 @@ static void setup_pairs(void)
 
 const struct skiff_transport *skiff_shm_init(void)
 {
-    shm.me = skiff_boot.rank;
-    shm.n = skiff_boot.size;
+    shm.me = skiff_boot.local_rank;
+    shm.n = skiff_boot.local_size;
+    shm.local = skiff_boot.map.local;
     skiff_shm_layout_compute(&shm.l, (uint32_t)shm.n, skiff_job_header_size((uint32_t)shm.n), skiff_cfg.shm_fbox,
                              skiff_cfg.shm_cell, (uint32_t)skiff_cfg.shm_cells);
     shm.base = skiff_boot_map(shm.l.total);
@@ -279,7 +286,11 @@ const struct skiff_transport *skiff_shm_init(void)
     shm.q_sent = calloc((size_t)shm.n, sizeof *shm.q_sent);
     shm.q_recv = calloc((size_t)shm.n, sizeof *shm.q_recv);
     shm.q_known = calloc((size_t)shm.n, sizeof *shm.q_known);
-    if (!shm.tx || !shm.rx || !shm.q_sent || !shm.q_recv || !shm.q_known || setup_cma()) {
+    shm.world = calloc((size_t)shm.n, sizeof *shm.world);
+    for (int r = 0; shm.world && r < skiff_boot.size; r++)
+        if (skiff_boot.map.node[r] == skiff_boot.node)
+            shm.world[shm.local[r]] = r;
+    if (!shm.world || !shm.tx || !shm.rx || !shm.q_sent || !shm.q_recv || !shm.q_known || setup_cma()) {
         shm_finalize();
         return NULL;
     }

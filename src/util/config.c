@@ -18,6 +18,11 @@ const struct skiff_config_row skiff_config_table[] = {
     {"SKIFF_PROGRESS_TIMEOUT", "0", "seconds a blocking call may wait before it prints its pending requests (0 = never)"},
     {"SKIFF_BARRIER_N", "2", "ways of the n-way dissemination barrier (messages each rank sends per round)"},
     {"SKIFF_NODE_SIZE", "0", "treat every N consecutive ranks as one node, to exercise node-aware algorithms on one machine (0: real hosts)"},
+    {"SKIFF_TRANSPORTS", "shm,tcp", "transports allowed: shm,tcp (shared memory within a node, tcp between nodes) or tcp (tcp for every pair, loopback within a node)"},
+    {"SKIFF_TCP_NETS", "auto", "networks for tcp rails, comma-separated CIDRs (198.18.1.0/24) or interface names (eth1); auto: every non-loopback network both peers share, else loopback"},
+    {"SKIFF_TCP_EAGER", "65536", "largest message (bytes) sent eagerly over tcp; larger ones are striped over the rails after a handshake"},
+    {"SKIFF_TCP_PIECE", "262144", "bytes of one piece of a striped message (pieces go to the rail with the shortest backlog)"},
+    {"SKIFF_TCP_SOCKBUF", "0", "socket send and receive buffer bytes per rail; 0 leaves them to the kernel's autotuning, which sizes them to the measured bandwidth-delay product"},
     {NULL, NULL, NULL},
 };
 
@@ -67,6 +72,26 @@ static int get_auto_int(const char *name, int min, int max, int *out)
     return get_int(name, -1, min, max, out);
 }
 
+static int get_transports(int *out)
+{
+    const char *v = getenv("SKIFF_TRANSPORTS");
+    *out = SKIFF_TR_SHM | SKIFF_TR_TCP;
+    if (!v || !*v || strcmp(v, "auto") == 0)
+        return 0;
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", v);
+    *out = 0;
+    for (char *save, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        if (strcmp(w, "shm") == 0)
+            *out |= SKIFF_TR_SHM;
+        else if (strcmp(w, "tcp") == 0)
+            *out |= SKIFF_TR_TCP;
+        else
+            return bad("SKIFF_TRANSPORTS", v, "expected a list of shm and tcp");
+    }
+    return 0;
+}
+
 int skiff_config_load(void)
 {
     struct skiff_config c;
@@ -81,6 +106,13 @@ int skiff_config_load(void)
     rc |= get_auto_int("SKIFF_SPIN", 0, 1 << 30, &c.spin);
     rc |= get_int("SKIFF_BARRIER_N", 2, 2, 64, &c.barrier_ways);
     rc |= get_int("SKIFF_NODE_SIZE", 0, 0, 1 << 20, &c.node_size);
+    rc |= get_transports(&c.transports);
+    c.tcp_nets = getenv("SKIFF_TCP_NETS");
+    if (c.tcp_nets && (!*c.tcp_nets || strcmp(c.tcp_nets, "auto") == 0))
+        c.tcp_nets = NULL;
+    rc |= get_size("SKIFF_TCP_EAGER", 65536, 0, 1 << 22, &c.tcp_eager);
+    rc |= get_size("SKIFF_TCP_PIECE", 262144, 4096, 1 << 26, &c.tcp_piece);
+    rc |= get_size("SKIFF_TCP_SOCKBUF", 0, 0, 1 << 30, &c.tcp_sockbuf);
     c.progress_timeout = 0;
     if (t && *t) {
         char *end;

@@ -15,7 +15,15 @@ struct skiff_config {
     double progress_timeout;    /* SKIFF_PROGRESS_TIMEOUT: seconds blocked before a deadlock report (0 off) */
     int node_size;              /* SKIFF_NODE_SIZE: pretend nodes of this many ranks (0: the real hosts) */
     int barrier_ways;           /* SKIFF_BARRIER_N: messages per round of the dissemination barrier */
+    int transports;             /* SKIFF_TRANSPORTS: SKIFF_TR_* bits allowed */
+    const char *tcp_nets;       /* SKIFF_TCP_NETS: CIDRs or interface names, comma-separated (NULL: all shared) */
+    size_t tcp_eager;           /* SKIFF_TCP_EAGER: largest message sent eagerly over tcp */
+    size_t tcp_piece;           /* SKIFF_TCP_PIECE: bytes of one striped piece of a large message */
+    size_t tcp_sockbuf;         /* SKIFF_TCP_SOCKBUF: socket buffer bytes (0: kernel autotuning) */
 };
+
+#define SKIFF_TR_SHM 0x1
+#define SKIFF_TR_TCP 0x2
 
 /* One row per variable, for skiff-info and docs/: name, default, what it does. */
 struct skiff_config_row {

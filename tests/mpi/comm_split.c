@@ -3,7 +3,7 @@
  *   - MPI_UNDEFINED color gives MPI_COMM_NULL, the others still get their communicator;
  *   - equal keys keep the parent order; a split of a split;
  *   - traffic on each new communicator: a ring whose statuses carry the new ranks;
- *   - MPI_COMM_TYPE_SHARED: every rank of this single-node job shares the node, in key order;
+ *   - MPI_COMM_TYPE_SHARED: the ranks sharing this node, in key order (one node or several);
  *   - Comm_compare of the splits against MPI_COMM_WORLD.
  */
 #include "testutil.h"
@@ -112,31 +112,40 @@ static void undefined_color(int rank, int size)
     CHECK_MPI(MPI_Comm_free(&c));
 }
 
+/* The job may span nodes (Hydra's fork launcher, SKIFF_NODE_SIZE): the node communicator holds
+ * the ranks that share this one, in key order, and every rank of it must agree on its members. */
 static void shared(int rank, int size)
 {
     MPI_Comm node;
     CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, size - rank, MPI_INFO_NULL, &node));
-    int r, s, res;
+    int r, s, res, lowest, lowest_max;
     CHECK_MPI(MPI_Comm_size(node, &s));
     CHECK_MPI(MPI_Comm_rank(node, &r));
-    CHECK_EQ(size, s); /* the test runs on one host */
-    CHECK_EQ(size - 1 - rank, r);
-    CHECK_MPI(MPI_Comm_compare(MPI_COMM_WORLD, node, &res));
-    CHECK_EQ(size == 1 ? MPI_CONGRUENT : MPI_SIMILAR, res);
+    CHECK(s >= 1 && s <= size);
     int *w = tu_malloc(sizeof(int) * (size_t)s);
     world_ranks_of(node, w);
+    CHECK_EQ(rank, w[r]);
+    for (int i = 1; i < s; i++)
+        CHECK_MSG(w[i] < w[i - 1], "node communicator not in key order: world ranks %d then %d", w[i - 1], w[i]);
+    lowest = w[s - 1];
+    CHECK_MPI(MPI_Allreduce(&lowest, &lowest_max, 1, MPI_INT, MPI_MAX, node));
+    CHECK_EQ(lowest, lowest_max); /* all members see the same membership */
+    CHECK_MPI(MPI_Comm_compare(MPI_COMM_WORLD, node, &res));
+    CHECK_EQ(s < size ? MPI_UNEQUAL : size == 1 ? MPI_CONGRUENT : MPI_SIMILAR, res);
     ring(node, w);
+    int with_rank0 = w[s - 1] == 0;
     free(w);
     CHECK_MPI(MPI_Comm_free(&node));
 
     /* MPI_UNDEFINED as the split type leaves a rank out. */
+    int before = s;
     CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, rank == 0 ? MPI_UNDEFINED : MPI_COMM_TYPE_SHARED, 0,
                                   MPI_INFO_NULL, &node));
     if (rank == 0) {
         CHECK(node == MPI_COMM_NULL);
     } else {
         CHECK_MPI(MPI_Comm_size(node, &s));
-        CHECK_EQ(size - 1, s);
+        CHECK_EQ(before - with_rank0, s);
         CHECK_MPI(MPI_Comm_free(&node));
     }
 }

@@ -1,0 +1,112 @@
+#include "boot/nodemap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int alloc(struct skiff_nodemap *m, int nranks, int nnodes)
+{
+    m->nranks = nranks;
+    m->nnodes = nnodes;
+    m->node = calloc((size_t)nranks, sizeof *m->node);
+    m->local = calloc((size_t)nranks, sizeof *m->local);
+    m->local_count = calloc((size_t)nnodes, sizeof *m->local_count);
+    m->leader = calloc((size_t)nnodes, sizeof *m->leader);
+    if (m->node && m->local && m->local_count && m->leader)
+        return 0;
+    skiff_nodemap_free(m);
+    return -1;
+}
+
+/* Fills local indices, counts and leaders once node[] is set. */
+static void index_nodes(struct skiff_nodemap *m)
+{
+    for (int n = 0; n < m->nnodes; n++)
+        m->leader[n] = -1;
+    for (int r = 0; r < m->nranks; r++) {
+        int n = m->node[r];
+        m->local[r] = m->local_count[n]++;
+        if (m->leader[n] < 0)
+            m->leader[n] = r;
+    }
+}
+
+int skiff_nodemap_single(struct skiff_nodemap *m, int nranks)
+{
+    if (alloc(m, nranks, 1))
+        return -1;
+    index_nodes(m);
+    return 0;
+}
+
+struct block {
+    int first, nodes, ppn;
+};
+
+/* The triples of a vector mapping; returns how many, or -1 if the text is not one. */
+static int parse_blocks(const char *s, struct block *b, int max)
+{
+    int n = 0, used;
+    if (sscanf(s, " (vector%n", &used) != 0 || used == 0)
+        return -1;
+    s += used;
+    while (*s == ',') {
+        if (n == max || sscanf(s, ",(%d,%d,%d)%n", &b[n].first, &b[n].nodes, &b[n].ppn, &used) != 3)
+            return -1;
+        if (b[n].first < 0 || b[n].nodes < 1 || b[n].ppn < 1)
+            return -1;
+        n++;
+        s += used;
+    }
+    return *s == ')' ? n : -1;
+}
+
+/* The mapping repeats its blocks cyclically until every rank is placed (MPICH's convention). */
+int skiff_nodemap_parse(struct skiff_nodemap *m, int nranks, const char *mapping)
+{
+    struct block b[64];
+    int nb = parse_blocks(mapping, b, 64), nnodes = 0;
+    long per_cycle = 0;
+    for (int i = 0; i < nb; i++) {
+        if (b[i].first + b[i].nodes > nnodes)
+            nnodes = b[i].first + b[i].nodes;
+        per_cycle += (long)b[i].nodes * b[i].ppn;
+    }
+    if (nb <= 0 || nnodes > nranks * 2 + 64 || per_cycle == 0) {
+        fprintf(stderr, "skiff: cannot read the launcher's process mapping '%s'\n", mapping);
+        return -1;
+    }
+    if (alloc(m, nranks, nnodes))
+        return -1;
+    int r = 0;
+    while (r < nranks)
+        for (int i = 0; i < nb && r < nranks; i++)
+            for (int n = 0; n < b[i].nodes && r < nranks; n++)
+                for (int k = 0; k < b[i].ppn && r < nranks; k++)
+                    m->node[r++] = b[i].first + n;
+    index_nodes(m);
+    /* Nodes no rank landed on would confuse every "ranks per node" computation: renumber densely. */
+    int *dense = calloc((size_t)nnodes, sizeof *dense), next = 0;
+    if (!dense) {
+        skiff_nodemap_free(m);
+        return -1;
+    }
+    for (int n = 0; n < nnodes; n++)
+        dense[n] = m->local_count[n] ? next++ : -1;
+    for (int i = 0; i < nranks; i++)
+        m->node[i] = dense[m->node[i]];
+    free(dense);
+    m->nnodes = next;
+    memset(m->local_count, 0, (size_t)nnodes * sizeof *m->local_count);
+    index_nodes(m);
+    return 0;
+}
+
+void skiff_nodemap_free(struct skiff_nodemap *m)
+{
+    free(m->node);
+    free(m->local);
+    free(m->local_count);
+    free(m->leader);
+    memset(m, 0, sizeof *m);
+}

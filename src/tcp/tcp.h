@@ -1,0 +1,18 @@
+/* The tcp transport: ranks on different nodes (or every pair, with SKIFF_TRANSPORTS=tcp) talk over
+ * one TCP connection per shared network ("rail"). Small messages use rail 0; large ones are cut
+ * into pieces that go to whichever rail has the shortest backlog, so the rails share the load in
+ * proportion to the bandwidth each delivers (user-space channel bonding). */
+#ifndef SKIFF_TCP_H
+#define SKIFF_TCP_H
+
+#include <stddef.h>
+
+#include "core/transport.h"
+
+/* Collective over the whole job (every rank calls it, whether or not it has tcp peers): publishes
+ * this rank's card, then connects to every rank with uses[r] set. NULL after logging why. */
+const struct skiff_transport *skiff_tcp_init(const unsigned char *uses);
+/* The networks this rank offers, as "ip/prefix(ifname),..." (for skiff-info and logs). */
+void skiff_tcp_describe(char *out, size_t len);
+
+#endif

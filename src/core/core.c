@@ -1,6 +1,7 @@
 #include "core/core.h"
 
 #include <stdio.h>
+#include <stddef.h>
 
 #include "boot/boot.h"
 #include "core/comm.h"
@@ -53,6 +54,15 @@ static int init_transports(void)
     for (int r = 0; r < skiff.size; r++)
         skiff.peer_tr[r] = skiff.via_tcp[r] ? skiff.tcp : skiff.shm ? skiff.shm : skiff.tcp;
     return 0;
+}
+
+void skiff_core_tcp_networks(char *out, size_t len)
+{
+    if (skiff_config_load() != 0) {
+        snprintf(out, len, "(settings invalid)");
+        return;
+    }
+    skiff_tcp_describe_host(out, len);
 }
 
 int skiff_core_init(void)

@@ -1,10 +1,13 @@
 /* The MPI tools interface, control variables only: every SKIFF_* setting is a read-only string
- * control variable, so skiff-info (and any MPI_T tool) lists them with their current values. */
+ * control variable, so skiff-info (and any MPI_T tool) lists them with their current values.
+ * After the settings come a few facts the library finds out about this host (lower-case names),
+ * such as the networks the tcp transport would offer. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mpi/mpi_impl.h"
+#include "core/core.h"
 #include "util/config.h"
 
 #define CVAR_VALUE_MAX 256
@@ -15,12 +18,35 @@ struct MPI_T_cvar_handle_t {
     int index;
 };
 
-static int ncvars(void)
+struct fact {
+    const char *name, *help;
+    void (*read)(char *out, size_t len);
+};
+
+static const struct fact facts[] = {
+    {"skiff_tcp_networks", "IPv4 networks this host offers to tcp peers under the SKIFF_TCP_NETS in force "
+                           "(ip/prefix(interface)); each network two ranks share becomes one rail", skiff_core_tcp_networks},
+};
+#define NFACTS ((int)(sizeof facts / sizeof facts[0]))
+
+static int nsettings(void)
 {
     int n = 0;
     while (skiff_config_table[n].name)
         n++;
     return n;
+}
+
+static int ncvars(void)
+{
+    return nsettings() + NFACTS;
+}
+
+static void row_at(int i, const char **name, const char **help)
+{
+    int ns = nsettings();
+    *name = i < ns ? skiff_config_table[i].name : facts[i - ns].name;
+    *help = i < ns ? skiff_config_table[i].help : facts[i - ns].help;
 }
 
 static void copy_out(char *dst, int *len, const char *src)
@@ -69,9 +95,10 @@ int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosi
         return MPI_T_ERR_NOT_INITIALIZED;
     if (cvar_index < 0 || cvar_index >= ncvars())
         return MPI_T_ERR_INVALID_INDEX;
-    const struct skiff_config_row *row = &skiff_config_table[cvar_index];
-    copy_out(name, name_len, row->name);
-    copy_out(desc, desc_len, row->help);
+    const char *n, *h;
+    row_at(cvar_index, &n, &h);
+    copy_out(name, name_len, n);
+    copy_out(desc, desc_len, h);
     if (verbosity)
         *verbosity = MPI_T_VERBOSITY_USER_BASIC;
     if (datatype)
@@ -90,8 +117,10 @@ int PMPI_T_cvar_get_index(const char *name, int *cvar_index)
 {
     if (t_inits <= 0)
         return MPI_T_ERR_NOT_INITIALIZED;
-    for (int i = 0; name && skiff_config_table[i].name; i++) {
-        if (strcmp(skiff_config_table[i].name, name) == 0) {
+    for (int i = 0; name && i < ncvars(); i++) {
+        const char *n, *h;
+        row_at(i, &n, &h);
+        if (strcmp(n, name) == 0) {
             *cvar_index = i;
             return MPI_SUCCESS;
         }
@@ -136,6 +165,11 @@ int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
         return MPI_T_ERR_NOT_INITIALIZED;
     if (!handle)
         return MPI_T_ERR_INVALID_HANDLE;
+    int ns = nsettings();
+    if (handle->index >= ns) {
+        facts[handle->index - ns].read(buf, CVAR_VALUE_MAX);
+        return MPI_SUCCESS;
+    }
     const struct skiff_config_row *row = &skiff_config_table[handle->index];
     const char *v = getenv(row->name);
     snprintf(buf, CVAR_VALUE_MAX, "%s", v && *v ? v : row->dflt);

@@ -154,7 +154,7 @@ static struct skiff_rail *admit(struct skiff_tcp *t, int fd, const struct sockad
         else
             return pe->rail[h.rail].fd = fd, &pe->rail[h.rail];
     }
-    skiff_log(SKIFF_LOG_INFO, "tcp: dropped a connection from %s:%u: %s", skiff_net_ntoa(ntohl(from->sin_addr.s_addr), 0),
+    skiff_error("tcp: dropped a connection from %s:%u: %s", skiff_net_ntoa(ntohl(from->sin_addr.s_addr), 0),
               ntohs(from->sin_port), why);
     close(fd);
     return NULL;

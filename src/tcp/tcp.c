@@ -245,13 +245,15 @@ static void tcp_sleep(double seconds, int (*ready)(void *arg), void *arg)
 
 /* ---- setup and teardown ----------------------------------------------------------------------- */
 
-void skiff_tcp_describe(char *out, size_t len)
+void skiff_tcp_describe_host(char *out, size_t len)
 {
+    struct skiff_net_addr a[SKIFF_TCP_MAX_ADDRS];
+    int n = skiff_net_local(skiff_cfg.tcp_nets, a, SKIFF_TCP_MAX_ADDRS);
     size_t off = 0;
-    out[0] = '\0';
-    for (int i = 0; i < T->card.naddrs && off < len; i++)
-        off += (size_t)snprintf(out + off, len - off, "%s%s/%d(%s)", i ? "," : "", skiff_net_ntoa(T->card.addr[i].ip, 0),
-                                T->card.addr[i].prefix, T->card.addr[i].ifname);
+    snprintf(out, len, "%s", n < 0 ? "none usable (see the message above)" : "");
+    for (int i = 0; i < n && off < len; i++)
+        off += (size_t)snprintf(out + off, len - off, "%s%s/%d(%s)", i ? "," : "", skiff_net_ntoa(a[i].ip, 0), a[i].prefix,
+                                a[i].ifname);
 }
 
 static int publish(void)

@@ -1,0 +1,62 @@
+/* Reading PMI_process_mapping into nodes, local ranks and leaders. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "boot/nodemap.h"
+
+static void blocks(void **state)
+{
+    (void)state;
+    struct skiff_nodemap m;
+    assert_int_equal(0, skiff_nodemap_parse(&m, 5, "(vector,(0,2,2),(2,1,1))"));
+    int node[] = {0, 0, 1, 1, 2}, local[] = {0, 1, 0, 1, 0};
+    assert_int_equal(3, m.nnodes);
+    for (int r = 0; r < 5; r++) {
+        assert_int_equal(node[r], m.node[r]);
+        assert_int_equal(local[r], m.local[r]);
+    }
+    assert_int_equal(2, m.leader[1]);
+    assert_int_equal(1, m.local_count[2]);
+    skiff_nodemap_free(&m);
+}
+
+static void cyclic(void **state)
+{
+    (void)state;
+    struct skiff_nodemap m;
+    /* One rank per node, repeated: ranks 0,2 on node 0 and 1,3 on node 1. */
+    assert_int_equal(0, skiff_nodemap_parse(&m, 4, "(vector,(0,2,1))"));
+    assert_int_equal(2, m.nnodes);
+    assert_int_equal(0, m.node[2]);
+    assert_int_equal(1, m.local[2]);
+    assert_int_equal(1, m.leader[1]);
+    skiff_nodemap_free(&m);
+    /* Nodes nobody landed on are numbered away. */
+    assert_int_equal(0, skiff_nodemap_parse(&m, 2, "(vector,(0,4,1))"));
+    assert_int_equal(2, m.nnodes);
+    skiff_nodemap_free(&m);
+}
+
+static void malformed(void **state)
+{
+    (void)state;
+    struct skiff_nodemap m;
+    assert_int_equal(-1, skiff_nodemap_parse(&m, 2, "(vector,(0,2))"));
+    assert_int_equal(-1, skiff_nodemap_parse(&m, 2, "(vector,(0,0,2))"));
+    assert_int_equal(-1, skiff_nodemap_parse(&m, 2, "garbage"));
+    assert_int_equal(-1, skiff_nodemap_parse(&m, 2, "(vector,(0,1,2)"));
+    assert_int_equal(0, skiff_nodemap_single(&m, 3));
+    assert_int_equal(1, m.nnodes);
+    assert_int_equal(2, m.local[2]);
+    skiff_nodemap_free(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(blocks), cmocka_unit_test(cyclic), cmocka_unit_test(malformed)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

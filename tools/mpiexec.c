@@ -1,10 +1,10 @@
-/* mpiexec: starts the ranks of one skiff job on this host, forwards their output, and ends the whole
- * job when any rank fails. See the usage text below and src/boot/job_proto.h for the contract with
- * the library.
+/* mpiexec: starts the ranks of one skiff job, forwards their output, and ends the whole job when any
+ * rank fails. On one host the ranks share a job segment (src/boot/job_proto.h); with hosts or a
+ * launcher (PMI mode, docs/launch.md) mpiexec is their PMI-1 server instead (mpiexec_pmi.c).
  *
- * Structure: parse options; set up signals (all through one signalfd, so the event loop is a single
- * poll()); start the ranks; run the event loop until every rank is reaped and every pipe drained;
- * exit with a status that tells what happened. */
+ * Structure: parse options (mpiexec_options.c); set up signals (all through one signalfd, so the
+ * event loop is a single poll()); start the ranks; run the event loop until every rank is reaped and
+ * every pipe drained; exit with a status that tells what happened. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -21,128 +21,9 @@
 
 #include "mpiexec.h"
 
-#define EXIT_USAGE    2
 #define EXIT_TIMEOUT  124
 #define EXIT_NOEXEC   127
 #define GRACE_SECONDS 1.0 /* between SIGTERM and SIGKILL, and between SIGKILL and giving up */
-
-/* ---- options ---------------------------------------------------------------------------------- */
-
-static void usage(FILE *f)
-{
-    fputs("Usage: mpiexec [-n N] [options] program [args...]\n"
-          "Start N copies (ranks) of program on this host as one skiff MPI job.\n"
-          "\n"
-          "  -n, -np N           number of ranks (default 1)\n"
-          "  --bind-to core|none bind rank i to core i (default: core, when N <= cores)\n"
-          "  --tag-output        prefix every output line with \"[rank] \"\n"
-          "  --timeout S         kill the job after S seconds (exit status 124)\n"
-          "  -x VAR[=VAL]        set VAR=VAL for all ranks (VAR alone: pass mpiexec's value)\n"
-          "  --help, --version\n"
-          "\n"
-          "Exit status: 0 if all ranks succeed; the MPI_Abort code; a failing rank's exit code;\n"
-          "128+S if a rank dies of signal S; 1 if a rank exits without MPI_Finalize; 124 on timeout;\n"
-          "127 if program cannot be run. SIGINT/SIGTERM/SIGHUP end the job and then mpiexec itself.\n",
-          f);
-}
-
-static _Noreturn void usage_error(const char *what, const char *arg)
-{
-    fprintf(stderr, "mpiexec: %s%s%s\nTry 'mpiexec --help'.\n", what, arg ? ": " : "", arg ? arg : "");
-    exit(EXIT_USAGE);
-}
-
-/* Matches argv[*i] against an option that takes a value, given as "NAME VALUE", "--NAME=VALUE", or
- * "-nVALUE" for one-letter options. Returns the value, or NULL if argv[*i] is another option. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name)
-{
-    size_t len = strlen(name);
-    const char *a = argv[*i];
-    if (strncmp(a, name, len) != 0)
-        return NULL;
-    if (a[len] == '\0') {
-        if (*i + 1 >= argc)
-            usage_error("option needs a value", name);
-        return argv[++*i];
-    }
-    if (a[len] == '=' && name[1] == '-')
-        return a + len + 1;
-    if (len == 2)
-        return a + len;
-    return NULL;
-}
-
-static int parse_nranks(const char *s)
-{
-    char *end;
-    errno = 0;
-    long n = strtol(s, &end, 10);
-    if (errno || end == s || *end || n < 1 || n > SKIFF_JOB_MAX_RANKS)
-        usage_error("bad number of ranks (1..4096)", s);
-    return (int)n;
-}
-
-static double parse_timeout(const char *s)
-{
-    char *end;
-    double t = strtod(s, &end);
-    if (end == s || *end || !isfinite(t) || t <= 0)
-        usage_error("bad timeout (seconds > 0)", s);
-    return t;
-}
-
-/* One option at argv[*i]; returns false when argv[*i] is where the program starts. */
-static bool parse_one(int argc, char **argv, int *i, struct options *o)
-{
-    const char *a = argv[*i], *v;
-    if (a[0] != '-')
-        return false;
-    if (!strcmp(a, "--")) {
-        ++*i;
-        return false;
-    }
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-        usage(stdout);
-        exit(0);
-    }
-    if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
-        printf("mpiexec (skiff) %s\n", SKIFF_VERSION);
-        exit(0);
-    }
-    if (!strcmp(a, "--tag-output")) {
-        o->tag_output = true;
-    } else if ((v = opt_value(argc, argv, i, "-np")) || (v = opt_value(argc, argv, i, "--np")) ||
-               (v = opt_value(argc, argv, i, "-n"))) {
-        o->nranks = parse_nranks(v);
-    } else if ((v = opt_value(argc, argv, i, "--bind-to"))) {
-        if (strcmp(v, "core") && strcmp(v, "none"))
-            usage_error("--bind-to takes core or none", v);
-        o->bind = !strcmp(v, "core");
-    } else if ((v = opt_value(argc, argv, i, "--timeout"))) {
-        o->timeout = parse_timeout(v);
-    } else if ((v = opt_value(argc, argv, i, "-x"))) {
-        if (!*v || *v == '=')
-            usage_error("-x needs VAR or VAR=VAL", v);
-        o->xvars[o->nxvars++] = (char *)v;
-    } else {
-        usage_error("unknown option", a);
-    }
-    return true;
-}
-
-static void parse_options(int argc, char **argv, struct options *o)
-{
-    *o = (struct options){ .nranks = 1, .bind = true };
-    o->xvars = calloc((size_t)argc, sizeof *o->xvars); /* never more -x than arguments */
-    if (!o->xvars)
-        exit(1);
-    int i = 1;
-    while (i < argc && parse_one(argc, argv, &i, o))
-        i++;
-    if (i >= argc)
-        usage_error("no program given", NULL);
-    o->argv = argv + i;
-}
 
 /* ---- process setup ---------------------------------------------------------------------------- */
 
@@ -161,12 +42,13 @@ static void ensure_std_fds(void)
             exit(1);
 }
 
-/* Each rank costs mpiexec two descriptors; large jobs exceed the usual soft limit of 1024. */
+/* Each rank costs mpiexec two descriptors (three in PMI mode, plus connections not yet identified);
+ * large jobs exceed the usual soft limit of 1024. */
 static void raise_fd_limit(struct job *job)
 {
     getrlimit(RLIMIT_NOFILE, &job->orig_nofile);
     struct rlimit rl = job->orig_nofile;
-    rlim_t need = 2 * (rlim_t)job->opt.nranks + 64;
+    rlim_t need = (job->opt.pmi_mode ? 3 : 2) * (rlim_t)job->opt.nranks + (job->opt.pmi_mode ? 128 : 64);
     if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < need) {
         rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > need ? need : rl.rlim_max;
         setrlimit(RLIMIT_NOFILE, &rl);
@@ -332,15 +214,46 @@ static const char *signame(int sig)
     return s ? s : "?";
 }
 
+/* What rank r last told us about itself (an enum skiff_rank_state) and its abort code: on one host
+ * from the job segment, in PMI mode from its PMI commands. */
+static uint32_t rank_state(const struct job *job, int r, int *abort_code)
+{
+    if (job->pmi)
+        return pmi_rank_state(job, r, abort_code, NULL);
+    if (abort_code)
+        *abort_code = job->hdr->rank[r].abort_code;
+    return atomic_load(&job->hdr->rank[r].state);
+}
+
+/* How messages name rank r: by pid on one host, by host in PMI mode (where the pid may be a
+ * launcher's). */
+static const char *rank_who(const struct job *job, int r, char *buf, size_t len)
+{
+    if (job->pmi)
+        snprintf(buf, len, "rank %d on host %s", r, rank_host(job, r));
+    else
+        snprintf(buf, len, "rank %d (pid %d)", r, (int)job->ranks[r].pid);
+    return buf;
+}
+
+/* ssh's own failures (no connection, refused key) look like the program exiting with 255. */
+static const char *exit_hint(const struct job *job, int r, int code)
+{
+    if (job->pmi && code == 255 && job->nodes[rank_node(job, r)].launcher == LAUNCH_SSH)
+        return " (255 is also ssh's code when it cannot connect)";
+    return "";
+}
+
 /* Decides whether rank r ending with wait status ws fails the job; if so writes the one-line
  * explanation and the exit status mpiexec should return. An ABORTED rank needs no wait status. */
 static bool judge(const struct job *job, int r, int ws, char *msg, size_t len, int *status)
 {
-    uint32_t state = atomic_load(&job->hdr->rank[r].state);
-    int pid = (int)job->ranks[r].pid;
+    int code;
+    uint32_t state = rank_state(job, r, &code);
+    char who[320];
+    rank_who(job, r, who, sizeof who);
     if (state == SKIFF_RANK_ABORTED) {
-        int code = job->hdr->rank[r].abort_code;
-        snprintf(msg, len, "rank %d (pid %d) aborted the job with code %d (MPI_Abort or a fatal MPI error, see above)", r, pid, code);
+        snprintf(msg, len, "%s aborted the job with code %d (MPI_Abort or a fatal MPI error, see above)", who, code);
         *status = (code & 0xff) ? (code & 0xff) : 1; /* an aborted job never looks successful */
         return true;
     }
@@ -352,18 +265,18 @@ static bool judge(const struct job *job, int r, int ws, char *msg, size_t len, i
             *status = 128 + sig;
             return true;
         }
-        snprintf(msg, len, "rank %d (pid %d) killed by signal %d (SIG%s)", r, pid, sig, signame(sig));
+        snprintf(msg, len, "%s killed by signal %d (SIG%s)", who, sig, signame(sig));
         *status = 128 + sig;
         return true;
     }
-    int code = WEXITSTATUS(ws);
+    code = WEXITSTATUS(ws);
     if (code != 0) {
-        snprintf(msg, len, "rank %d (pid %d) exited with code %d", r, pid, code);
+        snprintf(msg, len, "%s exited with code %d%s", who, code, exit_hint(job, r, code));
         *status = code;
         return true;
     }
     if (state == SKIFF_RANK_INITIALIZED) {
-        snprintf(msg, len, "rank %d (pid %d) exited (code 0) without calling MPI_Finalize", r, pid);
+        snprintf(msg, len, "%s exited (code 0) without calling MPI_Finalize", who);
         *status = 1;
         return true;
     }
@@ -375,23 +288,15 @@ static bool judge(const struct job *job, int r, int ws, char *msg, size_t len, i
 static int find_aborted(const struct job *job)
 {
     for (int r = 0; r < job->opt.nranks; r++)
-        if (job->ranks[r].pid && atomic_load(&job->hdr->rank[r].state) == SKIFF_RANK_ABORTED)
+        if (job->ranks[r].pid && rank_state(job, r, NULL) == SKIFF_RANK_ABORTED)
             return r;
     return -1;
 }
 
-static void on_rank_exit(struct job *job, int r, int ws)
+/* Rank r's end (ws) fails the job, or it was the last rank: says why and ends the job. */
+static void conclude(struct job *job, int r, int ws)
 {
-    struct rank *rk = &job->ranks[r];
-    rk->alive = false;
-    job->nalive--;
-    /* Its last words (often the reason it failed) come before our verdict. */
-    stream_pump(&rk->out[0], r, true);
-    stream_pump(&rk->out[1], r, true);
-    if (job->phase != PHASE_RUNNING)
-        return; /* killed by us, or fallout of a failure already reported */
-
-    char msg[256];
+    char msg[512];
     int status;
     if (judge(job, r, ws, msg, sizeof msg, &status)) {
         int a = find_aborted(job);
@@ -404,6 +309,32 @@ static void on_rank_exit(struct job *job, int r, int ws)
     } else if (job->nalive == 0) {
         begin_teardown(job, SIGTERM); /* all done: stop whatever the ranks left running */
     }
+}
+
+static void on_rank_exit(struct job *job, int r, int ws)
+{
+    struct rank *rk = &job->ranks[r];
+    rk->alive = false;
+    job->nalive--;
+    /* Its last words (often the reason it failed) come before our verdict. */
+    stream_pump(&rk->out[0], r, true);
+    stream_pump(&rk->out[1], r, true);
+    /* And so do its last PMI commands (a finalize or an abort not yet read). */
+    if (job->pmi)
+        pmi_catch_up(job, r);
+    if (job->phase != PHASE_RUNNING)
+        return; /* killed by us, or fallout of a failure already reported */
+    conclude(job, r, ws);
+}
+
+/* PMI mode: rank r sent cmd=abort. Everything it wrote before is already in its pipes, so its last
+ * words still come before our verdict; the rank itself may exit or wait to be killed. */
+void job_rank_aborted(struct job *job, int r)
+{
+    stream_pump(&job->ranks[r].out[0], r, true);
+    stream_pump(&job->ranks[r].out[1], r, true);
+    if (job->phase == PHASE_RUNNING)
+        conclude(job, r, 0);
 }
 
 /* ---- events ----------------------------------------------------------------------------------- */
@@ -458,16 +389,25 @@ static void on_signals(struct job *job)
 }
 
 /* Which ranks were still running at the timeout, and whether they were inside MPI: the first
- * thing anyone debugging a hang wants to know. */
+ * thing anyone debugging a hang wants to know. In PMI mode that comes from the ranks' PMI commands
+ * (init, finalize), which also tell who waits in a PMI barrier. */
 static void report_stuck(const struct job *job)
 {
     static const char *states[] = {"before MPI_Init", "inside MPI", "after MPI_Finalize", "aborting"};
     for (int r = 0; r < job->opt.nranks; r++) {
         if (!job->ranks[r].alive)
             continue;
-        uint32_t st = atomic_load(&job->hdr->rank[r].state);
-        say(2, "mpiexec:   rank %d (pid %d) still running, %s\n", r, (int)job->ranks[r].pid,
-            st < 4 ? states[st] : "in an unknown state");
+        bool barrier = false;
+        uint32_t st = job->pmi ? pmi_rank_state(job, r, NULL, &barrier) : rank_state(job, r, NULL);
+        const char *what = st < 4 ? states[st] : "in an unknown state";
+        if (!job->pmi) {
+            say(2, "mpiexec:   rank %d (pid %d) still running, %s\n", r, (int)job->ranks[r].pid, what);
+            continue;
+        }
+        bool local = job->nodes[rank_node(job, r)].launcher == LAUNCH_LOCAL;
+        say(2, "mpiexec:   rank %d on host %s (%s %d) still running, %s%s\n", r, rank_host(job, r),
+            local ? "pid" : "launcher pid", (int)job->ranks[r].pid, what,
+            barrier ? ", waiting in the PMI barrier" : "");
     }
 }
 
@@ -514,7 +454,8 @@ static bool job_over(const struct job *job)
 
 static void event_loop(struct job *job)
 {
-    int nmax = 1 + 2 * job->opt.nranks;
+    int npmi = job->pmi ? pmi_poll_size(job) : 0;
+    int nmax = 1 + 2 * job->opt.nranks + npmi;
     struct pollfd *pfd = calloc((size_t)nmax, sizeof *pfd);
     struct stream **which = calloc((size_t)nmax, sizeof *which);
     int *rank_of = calloc((size_t)nmax, sizeof *rank_of);
@@ -534,11 +475,17 @@ static void event_loop(struct job *job)
                     pfd[n] = (struct pollfd){ .fd = which[n]->fd, .events = POLLIN };
                     n++;
                 }
-        if (poll(pfd, (nfds_t)n, poll_timeout_ms(job)) < 0 && errno != EINTR) {
+        int pmi_at = n; /* the PMI server's entries come last, in its own order */
+        if (job->pmi)
+            pmi_poll_fill(job, pfd + pmi_at);
+        if (poll(pfd, (nfds_t)(n + npmi), poll_timeout_ms(job)) < 0 && errno != EINTR) {
             say(2, "mpiexec: poll: %s\n", strerror(errno));
             signal_all(job, SIGKILL);
             exit(1);
         }
+        /* PMI first: an abort or finalize that a rank sent before exiting is news for its judge. */
+        if (job->pmi)
+            pmi_poll_handle(job, pfd + pmi_at);
         if (pfd[0].revents)
             on_signals(job);
         for (int i = 1; i < n; i++)
@@ -560,7 +507,8 @@ static void spawn_all(struct job *job)
         if (e == 0)
             continue;
         if (e > 0) {
-            say(2, "mpiexec: cannot run '%s': %s\n", job->opt.argv[0], strerror(e));
+            say(2, "mpiexec: cannot run '%s': %s\n", job->pmi ? launch_name(job, r) : job->opt.argv[0],
+                strerror(e));
             set_status(job, EXIT_NOEXEC);
         } else {
             say(2, "mpiexec: cannot start rank %d: %s\n", r, strerror(-e));
@@ -590,13 +538,16 @@ static void job_release(struct job *job)
             stream_finish(&job->ranks[r].out[0], r), stream_finish(&job->ranks[r].out[1], r);
     streams_release();
     job_segment_release(job);
+    pmi_stop(job);
+    placement_release(job);
     if (job->topo)
         hwloc_topology_destroy(job->topo);
     if (job->sigfd >= 0)
         close(job->sigfd);
     free(job->ranks);
     free(job->by_pid);
-    free(job->opt.xvars);
+    free(job->cwd);
+    options_release(&job->opt);
 }
 
 static int run(struct job *job)
@@ -610,7 +561,9 @@ static int run(struct job *job)
     prctl(PR_SET_CHILD_SUBREAPER, 1); /* see list_children */
     job_topology_load(job);
     job->ranks = calloc((size_t)job->opt.nranks, sizeof *job->ranks);
-    if (!job->ranks || !job_segment_create(job))
+    if (!job->ranks || !job_identity_create(job))
+        return 1;
+    if (job->opt.pmi_mode ? !pmi_start(job) : !job_segment_create(job))
         return 1;
     for (int r = 0; r < job->opt.nranks; r++)
         stream_init(&job->ranks[r].out[0], -1, 1), stream_init(&job->ranks[r].out[1], -1, 2);
@@ -623,10 +576,21 @@ static int run(struct job *job)
     return job->have_status ? job->status : 0;
 }
 
+/* PMI mode: where the ranks go (this may decide -n), before anything is sized by the rank count. */
+static void pmi_mode_prepare(struct job *job)
+{
+    if (gethostname(job->hostname, sizeof job->hostname - 1) < 0)
+        strcpy(job->hostname, "localhost");
+    placement_build(job);
+    job->cwd = getcwd(NULL, 0); /* remote ranks start there; NULL: in their home directory */
+}
+
 int main(int argc, char **argv)
 {
     struct job job = { .memfd = -1, .sigfd = -1 };
     parse_options(argc, argv, &job.opt);
+    if (job.opt.pmi_mode)
+        pmi_mode_prepare(&job);
     int status = run(&job);
     int sig = job.term_signal;
     job_release(&job);

@@ -1,4 +1,5 @@
-/* Starting ranks: the job memfd, the topology and binding, and the child side of fork(). */
+/* Starting ranks: the job memfd (one host), the topology and binding, and the child side of fork().
+ * In PMI mode the child's environment and command come from mpiexec_launch.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -10,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,7 +32,7 @@ static bool random_bytes(void *p, size_t n)
     return true;
 }
 
-bool job_segment_create(struct job *job)
+bool job_identity_create(struct job *job)
 {
     uint64_t rnd[2];
     if (!random_bytes(rnd, sizeof rnd)) {
@@ -39,7 +41,11 @@ bool job_segment_create(struct job *job)
     }
     job->jobid = rnd[0];
     job->secret = rnd[1];
+    return true;
+}
 
+bool job_segment_create(struct job *job)
+{
     /* CLOEXEC in mpiexec so it leaks into nothing else; each rank clears the flag on its copy. */
     uint64_t size = skiff_job_header_size((uint32_t)job->opt.nranks);
     job->memfd = memfd_create("skiff-job", MFD_CLOEXEC);
@@ -157,18 +163,44 @@ static void child_env(const struct job *job, int r)
             putenv(job->opt.xvars[i]);
 }
 
+/* The core rank r is bound to, or -1. On one host rank i takes core i when all ranks fit; in PMI
+ * mode only ranks started here without a launcher are bound (a launcher may put the rank anywhere,
+ * even on another machine), numbered among themselves. */
+static int bind_slot(const struct job *job, int r)
+{
+    if (!job->opt.bind || !job->topo)
+        return -1;
+    if (!job->pmi)
+        return job->opt.nranks <= job->ncores ? r : -1;
+    return job->nlocal <= job->ncores ? rank_local_slot(job, r) : -1;
+}
+
 /* Binds before exec so the program (and the library's first allocations) start on their core. */
 static void child_bind(const struct job *job, int r)
 {
-    if (!job->opt.bind || !job->topo || job->opt.nranks > job->ncores)
+    int slot = bind_slot(job, r);
+    if (slot < 0)
         return;
-    hwloc_obj_t obj = hwloc_get_obj_by_type(job->topo, job->bind_type, (unsigned)r);
+    hwloc_obj_t obj = hwloc_get_obj_by_type(job->topo, job->bind_type, (unsigned)slot);
     if (!obj || hwloc_set_cpubind(job->topo, obj->cpuset, HWLOC_CPUBIND_PROCESS) < 0)
-        say(2, "mpiexec: warning: cannot bind rank %d to core %d: %s\n", r, r, strerror(errno));
+        say(2, "mpiexec: warning: cannot bind rank %d to core %d: %s\n", r, slot, strerror(errno));
 }
 
-static _Noreturn void child_main(const struct job *job, int r, int out, int err, int errpipe)
+/* One host: the rank inherits the job segment and finds itself in the environment. */
+static void child_segment(const struct job *job, int r, int errpipe)
 {
+    if (fcntl(job->memfd, F_SETFD, 0) < 0)
+        child_fail(errpipe, errno);
+    /* Written here too so that the rank finds its pid in the header from its first instruction. */
+    job->hdr->rank[r].pid = (int32_t)getpid();
+    child_env(job, r);
+}
+
+/* fds: stdout and stderr pipes, the exec error pipe, the rank's PMI socket (PMI mode with PMI_FD;
+ * else -1). */
+static _Noreturn void child_main(const struct job *job, int r, const int fds[4])
+{
+    int out = fds[0], err = fds[1], errpipe = fds[2], pmi_fd = fds[3];
     /* Die with mpiexec; if it is already gone, the parent-death signal was armed too late. */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != job->self)
@@ -177,12 +209,10 @@ static _Noreturn void child_main(const struct job *job, int r, int out, int err,
     int in = r == 0 ? 0 : open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (in < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
         child_fail(errpipe, errno);
-    if (fcntl(job->memfd, F_SETFD, 0) < 0)
+    if (!job->pmi)
+        child_segment(job, r, errpipe);
+    else if (pmi_fd >= 0 && fcntl(pmi_fd, F_SETFD, 0) < 0)
         child_fail(errpipe, errno);
-
-    /* Written here too so that the rank finds its pid in the header from its first instruction. */
-    job->hdr->rank[r].pid = (int32_t)getpid();
-    child_env(job, r);
     child_bind(job, r);
 
     /* Undo what mpiexec changed for itself: a blocked or ignored signal would survive exec. */
@@ -190,7 +220,10 @@ static _Noreturn void child_main(const struct job *job, int r, int out, int err,
     setrlimit(RLIMIT_NOFILE, &job->orig_nofile);
     sigprocmask(SIG_SETMASK, &job->orig_mask, NULL);
 
-    execvp(job->opt.argv[0], job->opt.argv);
+    if (job->pmi)
+        launch_exec(job, r, pmi_fd);
+    else
+        execvp(job->opt.argv[0], job->opt.argv);
     child_fail(errpipe, errno);
 }
 
@@ -213,24 +246,41 @@ static void close_pair(int p[2])
     close(p[1]);
 }
 
+/* PMI mode, a rank that reaches the server through PMI_FD: a socketpair, [0] ours, [1] the rank's.
+ * Otherwise both stay -1. */
+static int pmi_pair(const struct job *job, int r, int sp[2])
+{
+    if (!job->pmi || job->nodes[rank_node(job, r)].channel != CHAN_FD)
+        return 0;
+    return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp);
+}
+
+static void close_fd(int fd)
+{
+    if (fd >= 0)
+        close(fd);
+}
+
 int rank_spawn(struct job *job, int r)
 {
     /* All CLOEXEC: a rank must hold no other rank's pipe, or EOF would never come. */
-    int out[2], err[2] = { -1, -1 }, ep[2];
+    int out[2], err[2] = { -1, -1 }, ep[2] = { -1, -1 }, sp[2] = { -1, -1 };
     if (pipe2(out, O_CLOEXEC) < 0)
         return -errno;
-    if (pipe2(err, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0) {
+    if (pipe2(err, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0 || pmi_pair(job, r, sp) < 0) {
         int e = errno;
         close_pair(out);
         if (err[0] >= 0)
             close_pair(err);
+        if (ep[0] >= 0)
+            close_pair(ep);
         return -e;
     }
     pid_t pid = fork();
     if (pid == 0)
-        child_main(job, r, out[1], err[1], ep[1]);
+        child_main(job, r, (const int[4]){ out[1], err[1], ep[1], sp[1] });
     int e = pid < 0 ? -errno : 0;
-    close(out[1]), close(err[1]), close(ep[1]);
+    close(out[1]), close(err[1]), close(ep[1]), close_fd(sp[1]);
 
     if (pid > 0)
         e = read_exec_error(ep[0]);
@@ -238,18 +288,23 @@ int rank_spawn(struct job *job, int r)
     if (e != 0) {
         if (pid > 0)
             waitpid(pid, NULL, 0);
-        close(out[0]), close(err[0]);
+        close(out[0]), close(err[0]), close_fd(sp[0]);
         return e;
     }
     /* Non-blocking so that draining a dead rank's pipes stops at "empty". */
     fcntl(out[0], F_SETFL, O_NONBLOCK);
     fcntl(err[0], F_SETFL, O_NONBLOCK);
+    if (sp[0] >= 0) {
+        fcntl(sp[0], F_SETFL, O_NONBLOCK);
+        pmi_attach(job, r, sp[0]);
+    }
 
     struct rank *rk = &job->ranks[r];
     rk->pid = pid;
     rk->alive = true;
     job->nalive++;
-    job->hdr->rank[r].pid = pid;
+    if (job->hdr)
+        job->hdr->rank[r].pid = pid;
     stream_init(&rk->out[0], out[0], 1);
     stream_init(&rk->out[1], err[0], 2);
     return 0;

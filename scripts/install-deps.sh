@@ -3,8 +3,11 @@
 # Does nothing when everything is already there; uses sudo when not run as root.
 set -eu
 
+# clang + libclang-rt-14-dev: the libFuzzer target; iproute2: the emulated cluster (ip netns, tc);
+# netpipe-tcp: raw TCP floor for bench/cluster.sh; slurm-wlm + munge: srun --mpi=pmi2 tests.
 PKGS="build-essential cmake pkg-config libhwloc-dev hwloc libcmocka-dev gnuplot-nox
-      mpich libmpich-dev openmpi-bin libopenmpi-dev python3 procps"
+      mpich libmpich-dev openmpi-bin libopenmpi-dev python3 procps hostname
+      clang libclang-rt-14-dev iproute2 netpipe-tcp slurm-wlm munge"
 
 missing=""
 for p in $PKGS; do

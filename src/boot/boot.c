@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -328,4 +329,29 @@ void skiff_boot_finalize(void)
     skiff_boot.job_fd = -1;
     skiff_pmi_finalize();
     skiff_nodemap_free(&skiff_boot.map);
+}
+
+int skiff_boot_launcher_gone(void)
+{
+    return skiff_boot.pmi && skiff_pmi_gone();
+}
+
+/* skiff's mpiexec watches every rank itself; other launchers may leave a job waiting on a rank that
+ * has died (srun does unless told --kill-on-bad-exit), so under PMI the ranks of a node watch each
+ * other through the node's segment: an abort recorded there, or a rank inside MPI whose process is
+ * gone. Returns the job rank found dead or aborted, or -1. */
+int skiff_boot_dead_peer(int *aborted)
+{
+    if (!skiff_boot.pmi || !skiff_boot.hdr)
+        return -1;
+    for (int r = 0; r < skiff_boot.size; r++) {
+        if (r == skiff_boot.rank || skiff_boot.map.node[r] != skiff_boot.node)
+            continue;
+        struct skiff_job_rank *jr = &skiff_boot.hdr->rank[skiff_boot.map.local[r]];
+        uint32_t st = atomic_load_explicit(&jr->state, memory_order_acquire);
+        *aborted = st == SKIFF_RANK_ABORTED;
+        if (*aborted || (st == SKIFF_RANK_INITIALIZED && jr->pid > 0 && kill(jr->pid, 0) != 0 && errno == ESRCH))
+            return r;
+    }
+    return -1;
 }

@@ -39,6 +39,10 @@ pid_t skiff_boot_pid(int rank);
 int skiff_boot_cards_exchange(const char *mine);
 int skiff_boot_card(int rank, char *out, size_t len);
 void skiff_boot_finalize(void);
+/* 1 if the launcher that started us through PMI has gone away (0 without PMI). */
+int skiff_boot_launcher_gone(void);
+/* Under a PMI launcher: a rank of this node that aborted (*aborted = 1) or died inside MPI, or -1. */
+int skiff_boot_dead_peer(int *aborted);
 
 
 #endif

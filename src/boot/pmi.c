@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <netdb.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -232,4 +233,16 @@ void skiff_pmi_finalize(void)
     call("cmd=finalize\n", "finalize_ack", reply, sizeof reply);
     close(pmi.fd);
     pmi.fd = -1;
+}
+
+int skiff_pmi_gone(void)
+{
+    if (pmi.fd < 0)
+        return 0;
+    struct pollfd p = {pmi.fd, POLLIN, 0};
+    char c;
+    /* The server never speaks unasked: anything readable now is its end of the connection. */
+    if (poll(&p, 1, 0) != 1)
+        return 0;
+    return (p.revents & (POLLHUP | POLLERR)) || recv(pmi.fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
 }

@@ -18,5 +18,8 @@ int skiff_pmi_barrier(void);
 int skiff_pmi_get(const char *key, char *value, size_t len);
 void skiff_pmi_finalize(void);
 int skiff_pmi_active(void);
+/* 1 once the PMI server has closed our connection (the launcher is gone): a rank that is waiting
+ * for messages checks this, so ranks started by ssh do not outlive a killed launcher. */
+int skiff_pmi_gone(void);
 
 #endif

@@ -74,6 +74,19 @@ static void sleep_on_transports(struct skiff_waiter *w)
         sched_yield();
 }
 
+/* Only when idle: a launcher that went away, or a dead neighbour it did not clean up after. */
+static void check_job_alive(void)
+{
+    int aborted = 0, dead;
+    char why[128];
+    if (SKIFF_UNLIKELY(skiff_boot_launcher_gone()))
+        skiff_abort_job(1, "the launcher's PMI server closed its connection (mpiexec, srun or Hydra is gone)");
+    if (SKIFF_UNLIKELY((dead = skiff_boot_dead_peer(&aborted)) >= 0)) {
+        snprintf(why, sizeof why, "rank %d %s", dead, aborted ? "aborted the job" : "died without calling MPI_Finalize");
+        skiff_abort_job(1, why);
+    }
+}
+
 void skiff_wait_step(struct skiff_waiter *w)
 {
     if (skiff_progress()) {
@@ -97,6 +110,7 @@ void skiff_wait_step(struct skiff_waiter *w)
     /* Nothing for a while: sleep until a sender rings our doorbell. Stay in this regime (no new
      * spin phase) until something arrives, so an idle rank costs nothing. */
     maybe_report(w); /* polls no longer count up here, so check the clock on every sleep */
+    check_job_alive();
     sleep_on_transports(w);
     w->polls = skiff.spin_limit + YIELDS;
 }

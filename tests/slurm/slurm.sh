@@ -1,0 +1,89 @@
+#!/bin/sh
+# slurm.sh COMMAND [ARGS...]: runs COMMAND with a private one-node Slurm cluster up (Debian's
+# slurm-wlm and munge): munged, slurmctld and slurmd started here with a minimal slurm.conf in a
+# scratch directory, SLURM_CONF exported for COMMAND, everything stopped and removed afterwards.
+# Exits 77 (CTest's "skipped") without root or without the Slurm/munge programs.
+set -u
+skip() {
+    echo "SKIP: $*"
+    exit 77
+}
+[ "$(id -u)" = 0 ] || skip "needs root to run slurmd"
+for p in munged slurmctld slurmd srun; do
+    command -v $p >/dev/null || [ -x /usr/sbin/$p ] || skip "needs $p (apt-get install slurm-wlm munge)"
+done
+[ -r /etc/munge/munge.key ] || skip "no /etc/munge/munge.key"
+
+dir=$(mktemp -d "${TMPDIR:-/tmp}/skiff-slurm.XXXXXX")
+pids=""
+cleanup() {
+    for p in $pids; do kill "$p" 2>/dev/null; done
+    sleep 0.3
+    for p in $pids; do kill -9 "$p" 2>/dev/null; done
+    rm -rf "$dir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+host=$(hostname)
+# Ports away from the defaults, so a real Slurm on the machine is not disturbed.
+base=$((20000 + $$ % 20000))
+mkdir -p "$dir/state" "$dir/spool" "$dir/munge"
+cat >"$dir/slurm.conf" <<CONF
+ClusterName=skiff
+SlurmctldHost=$host
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+SlurmctldPort=$base
+SlurmdPort=$((base + 1))
+StateSaveLocation=$dir/state
+SlurmdSpoolDir=$dir/spool
+SlurmctldPidFile=$dir/slurmctld.pid
+SlurmdPidFile=$dir/slurmd.pid
+SlurmctldLogFile=$dir/slurmctld.log
+SlurmdLogFile=$dir/slurmd.log
+ProctrackType=proctrack/pgid
+TaskPlugin=task/none
+SwitchType=switch/none
+SchedulerType=sched/builtin
+SelectType=select/linear
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+MpiDefault=none
+ReturnToService=2
+NodeName=$host CPUs=$(nproc) State=UNKNOWN
+PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
+CONF
+export SLURM_CONF=$dir/slurm.conf
+# Slurm's munge plugins talk to munged at its standard socket: use a munged already serving there,
+# else start one for the test.
+if ! munge -n >/dev/null 2>&1; then
+    mkdir -p /run/munge
+    /usr/sbin/munged --foreground --pid-file="$dir/munge/munged.pid" --seed-file="$dir/munge/seed" \
+        --log-file="$dir/munge/munged.log" --force >/dev/null 2>&1 &
+    pids="$pids $!"
+    i=0
+    until munge -n >/dev/null 2>&1; do
+        i=$((i + 1))
+        [ $i -le 50 ] || { echo "slurm.sh: munged did not start"; cat "$dir/munge/munged.log"; exit 1; }
+        sleep 0.1
+    done
+fi
+sleep 0.5
+/usr/sbin/slurmctld -D -i -f "$dir/slurm.conf" >"$dir/slurmctld.out" 2>&1 &
+pids="$pids $!"
+/usr/sbin/slurmd -D -f "$dir/slurm.conf" >"$dir/slurmd.out" 2>&1 &
+pids="$pids $!"
+i=0
+until sinfo -h -o %T 2>/dev/null | grep -qE '^(idle|mixed|allocated)'; do
+    i=$((i + 1))
+    if [ $i -gt 100 ]; then
+        echo "slurm.sh: the cluster did not come up; logs:"
+        tail -n 20 "$dir"/slurmctld.log "$dir"/slurmd.log "$dir"/*.out "$dir/munge/munged.log" 2>/dev/null
+        exit 1
+    fi
+    sleep 0.2
+done
+"$@"

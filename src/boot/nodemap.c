@@ -46,12 +46,13 @@ struct block {
 /* The triples of a vector mapping; returns how many, or -1 if the text is not one. */
 static int parse_blocks(const char *s, struct block *b, int max)
 {
-    int n = 0, used;
+    int n = 0, used = 0;
     if (sscanf(s, " (vector%n", &used) != 0 || used == 0)
         return -1;
     s += used;
     while (*s == ',') {
-        if (n == max || sscanf(s, ",(%d,%d,%d)%n", &b[n].first, &b[n].nodes, &b[n].ppn, &used) != 3)
+        used = 0;
+        if (n == max || sscanf(s, ",(%d,%d,%d)%n", &b[n].first, &b[n].nodes, &b[n].ppn, &used) != 3 || used == 0)
             return -1;
         if (b[n].first < 0 || b[n].nodes < 1 || b[n].ppn < 1)
             return -1;

@@ -74,17 +74,28 @@ static void sleep_on_transports(struct skiff_waiter *w)
         sched_yield();
 }
 
-/* Only when idle: a launcher that went away, or a dead neighbour it did not clean up after. */
+/* Only when idle: a launcher that went away, or a dead neighbour it did not clean up after. A
+ * launcher that ends jobs itself (skiff's mpiexec, Hydra) gets a grace period to do so, so that it,
+ * not a bystander, names the rank that failed. */
+#define DEAD_PEER_GRACE_SECONDS 1.0
+
 static void check_job_alive(void)
 {
+    static double seen_at;
     int aborted = 0, dead;
     char why[128];
     if (SKIFF_UNLIKELY(skiff_boot_launcher_gone()))
         skiff_abort_job(1, "the launcher's PMI server closed its connection (mpiexec, srun or Hydra is gone)");
-    if (SKIFF_UNLIKELY((dead = skiff_boot_dead_peer(&aborted)) >= 0)) {
-        snprintf(why, sizeof why, "rank %d %s", dead, aborted ? "aborted the job" : "died without calling MPI_Finalize");
-        skiff_abort_job(1, why);
+    if (SKIFF_LIKELY((dead = skiff_boot_dead_peer(&aborted)) < 0)) {
+        seen_at = 0;
+        return;
     }
+    if (seen_at == 0)
+        seen_at = skiff_now();
+    if (skiff_now() - seen_at < DEAD_PEER_GRACE_SECONDS)
+        return;
+    snprintf(why, sizeof why, "rank %d %s", dead, aborted ? "aborted the job" : "died without calling MPI_Finalize");
+    skiff_abort_job(1, why);
 }
 
 void skiff_wait_step(struct skiff_waiter *w)

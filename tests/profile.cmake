@@ -1,0 +1,1 @@
+# Tests of the built-in profiler (SKIFF_PROFILE)

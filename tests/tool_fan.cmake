@@ -1,0 +1,1 @@
+# Tests of skiff-fan (output parsed and checked)

@@ -1,0 +1,1 @@
+# Tests of skiff-map (output parsed and checked)

@@ -1,0 +1,1 @@
+# Tests of skiff-pipe (output parsed and checked)

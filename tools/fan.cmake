@@ -1,0 +1,1 @@
+# skiff-fan: see docs/skiff-fan.md (target, install rule)

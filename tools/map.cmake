@@ -1,0 +1,1 @@
+# skiff-map: see docs/skiff-map.md (target, install rule)

@@ -1,0 +1,1 @@
+# skiff-pipe: see docs/skiff-pipe.md (target, install rule)

@@ -53,6 +53,11 @@ static int init_transports(void)
         return -1;
     for (int r = 0; r < skiff.size; r++)
         skiff.peer_tr[r] = skiff.via_tcp[r] ? skiff.tcp : skiff.shm ? skiff.shm : skiff.tcp;
+    /* Nodes that are namespaces of one machine share its CPUs: count their ranks too. */
+    if (skiff.tcp && skiff_boot.local_size + skiff_tcp_same_machine() > skiff_boot.node_cpus) {
+        skiff.oversubscribed = 1;
+        skiff.spin_limit = choose_spin();
+    }
     return 0;
 }
 

@@ -120,7 +120,7 @@ const char *skiff_net_ntoa(uint32_t ip, int slot)
 
 int skiff_net_card_encode(const struct skiff_net_card *c, char *out, size_t len)
 {
-    size_t off = (size_t)snprintf(out, len, "%u", c->port);
+    size_t off = (size_t)snprintf(out, len, "%u,h%08x", c->port, c->host);
     for (int i = 0; i < c->naddrs && off < len; i++)
         off += (size_t)snprintf(out + off, len - off, ",%s_%d", skiff_net_ntoa(c->addr[i].ip, 0), c->addr[i].prefix);
     return off < len ? 0 : -1;
@@ -138,6 +138,10 @@ int skiff_net_card_decode(const char *s, struct skiff_net_card *c)
     if (!w || *end || port < 1 || port > 65535)
         return -1;
     c->port = (uint16_t)port;
+    w = strtok_r(NULL, ",", &save);
+    if (!w || w[0] != 'h' || strlen(w) != 9 || strspn(w + 1, "0123456789abcdef") != 8)
+        return -1;
+    c->host = (uint32_t)strtoul(w + 1, NULL, 16);
     while ((w = strtok_r(NULL, ",", &save)) != NULL) {
         char *us = strchr(w, '_');
         if (!us || c->naddrs == SKIFF_TCP_MAX_ADDRS)

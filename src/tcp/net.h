@@ -20,6 +20,7 @@ struct skiff_net_addr {
 
 struct skiff_net_card {
     uint16_t port;
+    uint32_t host;  /* hash of the machine's name: ranks of different nodes may still share CPUs */
     int naddrs;
     struct skiff_net_addr addr[SKIFF_TCP_MAX_ADDRS];
 };
@@ -48,7 +49,7 @@ int skiff_net_parse_cidr(const char *s, uint32_t *ip, int *prefix);
  * (a selector that is neither a CIDR nor an interface name, or one that matches nothing). */
 int skiff_net_local(const char *nets, struct skiff_net_addr *out, int max);
 
-/* A card as text ("port,ip_prefix,ip_prefix..."; only characters that every PMI server passes)
+/* A card as text ("port,hHOST,ip_prefix,ip_prefix..."; only characters that every PMI server passes)
  * and back. encode returns 0 or -1 (too long); decode 0 or -1 (malformed). */
 int skiff_net_card_encode(const struct skiff_net_card *c, char *out, size_t len);
 int skiff_net_card_decode(const char *s, struct skiff_net_card *c);

@@ -256,6 +256,17 @@ void skiff_tcp_describe_host(char *out, size_t len)
                                 a[i].ifname);
 }
 
+/* FNV-1a of the host name: two nodes in network namespaces of one machine share its CPUs. */
+static uint32_t host_hash(void)
+{
+    char name[256] = "";
+    uint32_t h = 2166136261u;
+    gethostname(name, sizeof name - 1);
+    for (const char *p = name; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    return h;
+}
+
 static int publish(void)
 {
     char text[SKIFF_JOB_CARD];
@@ -264,6 +275,7 @@ static int publish(void)
         return -1;
     T->card.naddrs = n;
     T->card.port = T->port;
+    T->card.host = host_hash();
     if (skiff_net_card_encode(&T->card, text, sizeof text)) {
         skiff_error("tcp: too many addresses for one card; narrow them with SKIFF_TCP_NETS");
         return -1;
@@ -292,6 +304,7 @@ static int plan_peer(int p)
         return -1;
     pe->nrails = n;
     pe->port = c.port;
+    T->same_machine += !same && c.host == T->card.host;
     for (int i = 0; i < n; i++) {
         pe->rail[i] = (struct skiff_rail){.fd = -1, .peer = p, .index = i, .mine = rail[i].mine, .theirs = rail[i].theirs};
         skiff_log(SKIFF_LOG_DEBUG, "tcp: rail %d to rank %d: %s -> %s:%u", i, p,
@@ -318,6 +331,11 @@ static int watch_rails(void)
 }
 
 static void tcp_finalize(void);
+
+int skiff_tcp_same_machine(void)
+{
+    return T->same_machine;
+}
 
 const struct skiff_transport *skiff_tcp_init(const unsigned char *uses)
 {

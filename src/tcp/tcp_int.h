@@ -38,6 +38,7 @@ struct skiff_tcp {
     const unsigned char *uses;   /* per job rank: 1 if this transport reaches it */
     size_t max_plen;
     int open_rails;
+    int same_machine; /* ranks of other nodes whose host name is ours */
 };
 
 extern struct skiff_tcp skiff_tcp_state;

@@ -102,21 +102,23 @@ static void cidrs(void **state)
 static void cards(void **state)
 {
     (void)state;
-    struct skiff_net_card c = {.port = 4711, .naddrs = 2}, d;
+    struct skiff_net_card c = {.port = 4711, .host = 0xbeef, .naddrs = 2}, d;
     skiff_net_parse_cidr("198.18.1.1/24", &c.addr[0].ip, &c.addr[0].prefix);
     skiff_net_parse_cidr("127.0.0.1/8", &c.addr[1].ip, &c.addr[1].prefix);
     char text[128];
     assert_int_equal(0, skiff_net_card_encode(&c, text, sizeof text));
-    assert_string_equal("4711,198.18.1.1_24,127.0.0.1_8", text);
+    assert_string_equal("4711,h0000beef,198.18.1.1_24,127.0.0.1_8", text);
     assert_null(strpbrk(text, " =;:"));
     assert_int_equal(0, skiff_net_card_decode(text, &d));
     assert_int_equal(4711, d.port);
+    assert_int_equal(0xbeef, d.host);
     assert_int_equal(2, d.naddrs);
     assert_int_equal(c.addr[0].ip, d.addr[0].ip);
-    assert_int_equal(-1, skiff_net_card_decode("0,1.2.3.4_8", &d));
-    assert_int_equal(-1, skiff_net_card_decode("80", &d));
-    assert_int_equal(-1, skiff_net_card_decode("80,1.2.3.4", &d));
-    assert_int_equal(-1, skiff_net_card_decode("80,1.2.3.4_99", &d));
+    assert_int_equal(-1, skiff_net_card_decode("0,h00000000,1.2.3.4_8", &d));
+    assert_int_equal(-1, skiff_net_card_decode("80,h00000000", &d));
+    assert_int_equal(-1, skiff_net_card_decode("80,1.2.3.4_8", &d)); /* no host */
+    assert_int_equal(-1, skiff_net_card_decode("80,h00000000,1.2.3.4", &d));
+    assert_int_equal(-1, skiff_net_card_decode("80,h00000000,1.2.3.4_99", &d));
     assert_int_equal(-1, skiff_net_card_encode(&c, text, 10));
 }
 

@@ -53,6 +53,11 @@ static int init_transports(void)
         return -1;
     for (int r = 0; r < skiff.size; r++)
         skiff.peer_tr[r] = skiff.via_tcp[r] ? skiff.tcp : skiff.shm ? skiff.shm : skiff.tcp;
+    /* One sleep for both transports: epoll, with shared memory's doorbell as an eventfd in it. */
+    if (skiff.tcp && skiff.shm && skiff_boot.local_size > 1) {
+        int fd = skiff_shm_wake_fd();
+        skiff.sleep_mixed = fd > 0 && skiff_tcp_watch(fd) == 0 ? 1 : 2;
+    }
     /* Nodes that are namespaces of one machine share its CPUs: count their ranks too. */
     if (skiff.tcp && skiff_boot.local_size + skiff_tcp_same_machine() > skiff_boot.node_cpus) {
         skiff.oversubscribed = 1;
@@ -103,6 +108,7 @@ void skiff_core_finalize(void)
     skiff.shm = NULL;
     free(skiff.peer_tr);
     free(skiff.via_tcp);
+    skiff.sleep_mixed = 0;
     skiff.peer_tr = NULL;
     skiff.via_tcp = NULL;
     skiff_comm_finalize();

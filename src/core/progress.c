@@ -8,6 +8,7 @@
 #include "core/core.h"
 #include "core/error.h"
 #include "core/pt2pt.h"
+#include "shm/shm.h"
 #include "util/arch.h"
 #include "util/config.h"
 #include "util/log.h"
@@ -60,18 +61,24 @@ static void maybe_report(struct skiff_waiter *w)
     skiff_req_foreach(report_request, NULL);
 }
 
-/* A futex and a socket cannot be waited on together: with peers on both, sleep on the sockets
- * briefly, so a shared-memory message waits at most that long once the rank has gone idle. */
+/* With peers on both transports a rank sleeps in epoll, where shared memory's doorbell is an eventfd
+ * that senders poke when they find it asleep (the same announce / fence / re-check as the futex).
+ * Without the eventfd it can only sleep briefly, so a shared-memory message waits at most that long. */
 static void sleep_on_transports(struct skiff_waiter *w)
 {
-    if (skiff.tcp && skiff.shm && skiff_boot.local_size > 1)
+    if (skiff.sleep_mixed == 1) {
+        if (!skiff_shm_arm(1) && !(w->ready && w->ready(w->arg)))
+            skiff.tcp->sleep(SLEEP_SECONDS, NULL, NULL);
+        skiff_shm_arm(0);
+    } else if (skiff.sleep_mixed == 2) {
         skiff.tcp->sleep(MIXED_SLEEP_SECONDS, w->ready, w->arg);
-    else if (skiff.tcp)
+    } else if (skiff.tcp) {
         skiff.tcp->sleep(SLEEP_SECONDS, w->ready, w->arg);
-    else if (skiff.shm)
+    } else if (skiff.shm) {
         skiff.shm->sleep(SLEEP_SECONDS, w->ready, w->arg);
-    else
+    } else {
         sched_yield();
+    }
 }
 
 /* Only when idle: a launcher that went away, or a dead neighbour it did not clean up after. A

@@ -9,6 +9,10 @@
 #include "shm/shm.h"
 
 #include <errno.h>
+#include <stddef.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +41,8 @@ static struct {
     size_t fbox_max;
     int cma;
     unsigned barrier_sense;
+    int wake_fd;   /* our wake socket when we sleep in epoll (tcp peers too), else -1 */
+    int poke_fd;   /* an unbound datagram socket to poke peers' wake sockets with */
 } shm;
 
 static struct skiff_transport shm_ops;
@@ -56,6 +62,29 @@ static unsigned char *pool_of(int rank)
     return shm.base + shm.l.off_cells + (size_t)rank * shm.l.ncells * shm.l.cell_stride;
 }
 
+/* A peer that sleeps in epoll (it has tcp peers too) cannot hear the futex: it listens on a datagram
+ * socket in the abstract namespace (no file anywhere), named after the job and its rank. */
+static socklen_t wake_addr(int world_rank, struct sockaddr_un *a)
+{
+    memset(a, 0, sizeof *a);
+    a->sun_family = AF_UNIX;
+    int n = snprintf(a->sun_path + 1, sizeof a->sun_path - 1, "skiff.%llx.%d", (unsigned long long)skiff_boot.jobid,
+                     world_rank);
+    return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
+}
+
+static void poke(int peer)
+{
+    struct sockaddr_un a;
+    socklen_t len = wake_addr(shm.world[peer], &a);
+    char one = 1;
+    if (shm.poke_fd < 0)
+        shm.poke_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    /* A full socket already holds a wake-up: losing this one is harmless. */
+    if (shm.poke_fd >= 0 && sendto(shm.poke_fd, &one, 1, MSG_DONTWAIT, (struct sockaddr *)&a, len) < 0) {
+    }
+}
+
 static void ring_bell(int peer)
 {
     struct skiff_shm_mailbox *mb = &shm.mailbox[peer];
@@ -64,6 +93,8 @@ static void ring_bell(int peer)
     if (atomic_load_explicit(&mb->sleeping, memory_order_relaxed)) {
         atomic_fetch_add_explicit(&mb->bell, 1, memory_order_relaxed);
         skiff_futex_wake(&mb->bell);
+        if (atomic_load_explicit(&mb->wake_sock, memory_order_relaxed))
+            poke(peer);
     }
 }
 
@@ -176,6 +207,39 @@ static void shm_sleep(double seconds, int (*ready)(void *arg), void *arg)
     atomic_store_explicit(&mb->sleeping, 0, memory_order_relaxed);
 }
 
+int skiff_shm_wake_fd(void)
+{
+    if (shm.wake_fd >= 0)
+        return shm.wake_fd;
+    struct sockaddr_un a;
+    socklen_t len = wake_addr(skiff_boot.rank, &a);
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&a, len) != 0) {
+        skiff_log(SKIFF_LOG_INFO, "shm: no wake socket (%s): sleeping briefly instead", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    shm.wake_fd = fd;
+    atomic_store(&shm.mailbox[shm.me].wake_sock, 1);
+    return fd;
+}
+
+int skiff_shm_arm(int on)
+{
+    struct skiff_shm_mailbox *mb = &shm.mailbox[shm.me];
+    if (!on) {
+        char buf[64];
+        atomic_store_explicit(&mb->sleeping, 0, memory_order_relaxed);
+        while (recv(shm.wake_fd, buf, sizeof buf, MSG_DONTWAIT) > 0) /* drain the pokes */
+            ;
+        return 0;
+    }
+    atomic_store_explicit(&mb->sleeping, 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_seq_cst);
+    return anything_waiting();
+}
+
 static int shm_pull(int peer, uint64_t remote_addr, void *dst, size_t len)
 {
     int rc = skiff_cma_read(skiff_boot_pid(peer), remote_addr, dst, len);
@@ -228,7 +292,12 @@ static void shm_finalize(void)
     free(shm.q_recv);
     free(shm.q_known);
     free(shm.world);
+    if (shm.wake_fd >= 0)
+        close(shm.wake_fd);
+    if (shm.poke_fd >= 0)
+        close(shm.poke_fd);
     memset(&shm, 0, sizeof shm);
+    shm.wake_fd = shm.poke_fd = -1;
 }
 
 static struct skiff_transport shm_ops = {
@@ -287,6 +356,7 @@ const struct skiff_transport *skiff_shm_init(void)
     shm.q_recv = calloc((size_t)shm.n, sizeof *shm.q_recv);
     shm.q_known = calloc((size_t)shm.n, sizeof *shm.q_known);
     shm.world = calloc((size_t)shm.n, sizeof *shm.world);
+    shm.wake_fd = shm.poke_fd = -1;
     for (int r = 0; shm.world && r < skiff_boot.size; r++)
         if (skiff_boot.map.node[r] == skiff_boot.node)
             shm.world[shm.local[r]] = r;

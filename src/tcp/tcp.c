@@ -226,6 +226,8 @@ static int tcp_progress(void)
     int k = epoll_wait(T->epfd, ev, MAX_EVENTS, 0), n = 0;
     for (int i = 0; i < k; i++) {
         struct skiff_rail *r = ev[i].data.ptr;
+        if (!r) /* a watched descriptor (the shared-memory doorbell): its owner drains it */
+            continue;
         if (ev[i].events & EPOLLOUT)
             flush(r);
         if (ev[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP))
@@ -331,6 +333,12 @@ static int watch_rails(void)
 }
 
 static void tcp_finalize(void);
+
+int skiff_tcp_watch(int fd)
+{
+    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = NULL};
+    return epoll_ctl(T->epfd, EPOLL_CTL_ADD, fd, &ev);
+}
 
 int skiff_tcp_same_machine(void)
 {

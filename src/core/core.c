@@ -8,9 +8,11 @@
 #include "core/match.h"
 #include "core/pt2pt.h"
 #include "core/request.h"
+#include "shm/cma.h"
 #include "shm/shm.h"
 #include "tcp/tcp.h"
 #include <stdlib.h>
+#include <string.h>
 #include "util/config.h"
 #include "util/log.h"
 
@@ -73,6 +75,17 @@ void skiff_core_tcp_networks(char *out, size_t len)
         return;
     }
     skiff_tcp_describe_host(out, len);
+}
+
+void skiff_core_transports(char *out, size_t len)
+{
+    char nets[256];
+    int e = skiff_cma_probe_errno();
+    skiff_core_tcp_networks(nets, sizeof nets);
+    snprintf(out, len, "shm (fast boxes, lock-free queues; single copy: %s%s); tcp (networks: %s)",
+             e ? "refused by the kernel: " : skiff_cma_worthwhile() ? "available and faster than the pipelined copy"
+                                                                     : "available but slower than the pipelined copy here, not used by default",
+             e ? strerror(e) : "", nets);
 }
 
 int skiff_core_init(void)

@@ -26,6 +26,8 @@ void skiff_core_finalize(void);
 
 /* The networks the tcp transport would offer on this host, for tools (works before MPI_Init). */
 void skiff_core_tcp_networks(char *out, size_t len);
+/* The transports this machine offers and why one is held back (single copy refused or slow). */
+void skiff_core_transports(char *out, size_t len);
 
 /* The transport that reaches a job rank (self is handled by the core itself). */
 static inline const struct skiff_transport *skiff_transport_for(int world_rank)

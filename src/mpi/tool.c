@@ -10,7 +10,7 @@
 #include "core/core.h"
 #include "util/config.h"
 
-#define CVAR_VALUE_MAX 256
+#define CVAR_VALUE_MAX 512
 
 static int t_inits; /* MPI_T_init_thread minus MPI_T_finalize calls */
 
@@ -24,6 +24,7 @@ struct fact {
 };
 
 static const struct fact facts[] = {
+    {"skiff_transports", "transports this machine offers, and why one is held back", skiff_core_transports},
     {"skiff_tcp_networks", "IPv4 networks this host offers to tcp peers under the SKIFF_TCP_NETS in force "
                            "(ip/prefix(interface)); each network two ranks share becomes one rail", skiff_core_tcp_networks},
 };

@@ -9,6 +9,17 @@
 
 #include "util/timer.h"
 
+int skiff_cma_probe_errno(void)
+{
+#ifdef PR_SET_PTRACER
+    prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+#endif
+    static volatile uint64_t probe = 0x736b696666;
+    uint64_t out = 0;
+    int rc = skiff_cma_read(getpid(), (uint64_t)(uintptr_t)&probe, &out, sizeof out);
+    return rc ? -rc : out == probe ? 0 : EIO;
+}
+
 int skiff_cma_probe(void)
 {
 #ifdef PR_SET_PTRACER

@@ -9,6 +9,8 @@
 /* 1 if this kernel lets us read a peer's memory, else 0 (containers often forbid it). Also lets
  * peers read us where Yama restricts ptrace to descendants. */
 int skiff_cma_probe(void);
+/* The same probe: 0, or the errno that refused it (for tools that say why). */
+int skiff_cma_probe_errno(void);
 
 /* 1 if a single-copy read runs at least at a good fraction of memcpy speed. On some virtual
  * machines pinning the peer's pages costs more than the second copy it saves: there the pipelined

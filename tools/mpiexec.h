@@ -40,6 +40,7 @@ struct options {
     char **xvars;       /* -x arguments, VAR or VAR=VAL */
     int nxvars;
     char **argv;        /* program and its arguments (NULL-terminated) */
+    bool profile;       /* --profile: SKIFF_PROFILE=1 for every rank */
 
     /* PMI mode: set by any of --hosts, --hostfile, --launcher, --launcher-template, --pmi. */
     bool pmi_mode;

@@ -19,6 +19,8 @@ static void usage(FILE *f)
           "  --tag-output        prefix every output line with \"[rank] \"\n"
           "  --timeout S         kill the job after S seconds (exit status 124)\n"
           "  -x VAR[=VAL]        set VAR=VAL for all ranks (VAR alone: pass mpiexec's value)\n"
+          "  --profile           record every rank's MPI calls; rank 0 writes a report at\n"
+          "                      MPI_Finalize (SKIFF_PROFILE=1; see docs/profiler.md)\n"
           "  --help, --version\n"
           "\n"
           "Several hosts (PMI mode: mpiexec is the ranks' PMI-1 server; see docs/launch.md):\n"
@@ -280,6 +282,8 @@ static bool parse_one(int argc, char **argv, int *i, struct options *o)
     }
     if (!strcmp(a, "--tag-output")) {
         o->tag_output = true;
+    } else if (!strcmp(a, "--profile")) {
+        o->profile = true;
     } else if (parse_pmi_option(argc, argv, i, o)) {
         /* done */
     } else if ((v = opt_value(argc, argv, i, "-np")) || (v = opt_value(argc, argv, i, "--np")) ||

@@ -157,6 +157,8 @@ static void child_env(const struct job *job, int r)
     setenv("SKIFF_JOB_FD", v, 1);
     snprintf(v, sizeof v, "%d", job->node_cpus);
     setenv("SKIFF_NODE_CPUS", v, 1);
+    if (job->opt.profile)
+        setenv("SKIFF_PROFILE", "1", 1);
     /* -x VAR alone exports mpiexec's own value, which the rank inherits anyway. */
     for (int i = 0; i < job->opt.nxvars; i++)
         if (strchr(job->opt.xvars[i], '='))

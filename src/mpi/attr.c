@@ -44,7 +44,7 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                             MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
                             void *extra_state)
 {
-    SKIFF_ENTER("MPI_Comm_create_keyval");
+    SKIFF_ENTER(MPI_Comm_create_keyval);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_keyval_create(comm_copy_attr_fn, comm_delete_attr_fn, extra_state, comm_keyval);
     return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
@@ -53,7 +53,7 @@ SKIFF_ALIAS(MPI_Comm_create_keyval)
 
 int PMPI_Comm_free_keyval(int *comm_keyval)
 {
-    SKIFF_ENTER("MPI_Comm_free_keyval");
+    SKIFF_ENTER(MPI_Comm_free_keyval);
     SKIFF_REQUIRE_INIT();
     int rc = predefined(*comm_keyval) ? read_only(*comm_keyval) : skiff_keyval_free(*comm_keyval);
     if (rc)
@@ -66,7 +66,7 @@ SKIFF_ALIAS(MPI_Comm_free_keyval)
 int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 {
     struct skiff_comm *c = NULL;
-    SKIFF_ENTER("MPI_Comm_set_attr");
+    SKIFF_ENTER(MPI_Comm_set_attr);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
@@ -78,7 +78,7 @@ SKIFF_ALIAS(MPI_Comm_set_attr)
 int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
 {
     struct skiff_comm *c = NULL;
-    SKIFF_ENTER("MPI_Comm_get_attr");
+    SKIFF_ENTER(MPI_Comm_get_attr);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (rc)
@@ -98,7 +98,7 @@ SKIFF_ALIAS(MPI_Comm_get_attr)
 int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
 {
     struct skiff_comm *c = NULL;
-    SKIFF_ENTER("MPI_Comm_delete_attr");
+    SKIFF_ENTER(MPI_Comm_delete_attr);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (!rc)

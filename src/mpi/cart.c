@@ -69,7 +69,7 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
 {
     struct skiff_comm *c = NULL, *n = NULL;
     int cells = 0;
-    SKIFF_ENTER("MPI_Cart_create");
+    SKIFF_ENTER(MPI_Cart_create);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm_old, &c);
     if (!rc)
@@ -96,7 +96,7 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
     struct skiff_comm *c = NULL;
     int cells = 0;
     (void)periods;
-    SKIFF_ENTER("MPI_Cart_map");
+    SKIFF_ENTER(MPI_Cart_map);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
@@ -118,7 +118,7 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
     struct skiff_comm *c = NULL, *n = NULL;
     const struct skiff_topo *t = NULL;
-    SKIFF_ENTER("MPI_Cart_sub");
+    SKIFF_ENTER(MPI_Cart_sub);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
@@ -154,7 +154,7 @@ int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 {
     struct skiff_comm *c = NULL;
     const struct skiff_topo *t = NULL;
-    SKIFF_ENTER("MPI_Cart_coords");
+    SKIFF_ENTER(MPI_Cart_coords);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (!rc && !(rc = check_cart(c, &t)) && (rank < 0 || rank >= c->size))
@@ -173,7 +173,7 @@ int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_topo *t = NULL;
-    SKIFF_ENTER("MPI_Cart_rank");
+    SKIFF_ENTER(MPI_Cart_rank);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c), bad = 0;
     if (!rc && !(rc = check_cart(c, &t)) && (*rank = skiff_cart_rank(t, coords, &bad)) < 0)
@@ -187,7 +187,7 @@ int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, in
 {
     struct skiff_comm *c = NULL;
     const struct skiff_topo *t = NULL;
-    SKIFF_ENTER("MPI_Cart_shift");
+    SKIFF_ENTER(MPI_Cart_shift);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (!rc && !(rc = check_cart(c, &t)) && (direction < 0 || direction >= t->ndims))
@@ -203,7 +203,7 @@ int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coo
 {
     struct skiff_comm *c = NULL;
     const struct skiff_topo *t = NULL;
-    SKIFF_ENTER("MPI_Cart_get");
+    SKIFF_ENTER(MPI_Cart_get);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (!rc && !(rc = check_cart(c, &t)) && maxdims < t->ndims)
@@ -223,7 +223,7 @@ int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_topo *t = NULL;
-    SKIFF_ENTER("MPI_Cartdim_get");
+    SKIFF_ENTER(MPI_Cartdim_get);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
@@ -238,7 +238,7 @@ SKIFF_ALIAS(MPI_Cartdim_get)
 int PMPI_Topo_test(MPI_Comm comm, int *status)
 {
     struct skiff_comm *c = NULL;
-    SKIFF_ENTER("MPI_Topo_test");
+    SKIFF_ENTER(MPI_Topo_test);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (rc)
@@ -250,7 +250,7 @@ SKIFF_ALIAS(MPI_Topo_test)
 
 int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 {
-    SKIFF_ENTER("MPI_Dims_create");
+    SKIFF_ENTER(MPI_Dims_create);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_dims_create(nnodes, ndims, dims);
     return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;

@@ -71,12 +71,19 @@ static size_t packed(const struct skiff_type *t, int count)
     return skiff_type_packed_size(t, (size_t)count);
 }
 
+/* The profiler's message size for a call with two sides: this rank's block on side a, or on side b
+ * when buffer a is MPI_IN_PLACE (the standard then ignores a's count and type). */
+static size_t prof_block(const void *a, int acount, MPI_Datatype atype, int bcount, MPI_Datatype btype)
+{
+    return a == MPI_IN_PLACE ? skiff_prof_bytes(bcount, btype) : skiff_prof_bytes(acount, atype);
+}
+
 /* ------------------------------------------------------------------------------------------------ */
 
 int PMPI_Barrier(MPI_Comm comm)
 {
     struct skiff_comm *c = NULL;
-    SKIFF_ENTER("MPI_Barrier");
+    SKIFF_ENTER(MPI_Barrier);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
@@ -89,7 +96,7 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
     struct skiff_request *r = NULL;
-    SKIFF_ENTER("MPI_Ibarrier");
+    SKIFF_ENTER(MPI_Ibarrier);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
@@ -147,8 +154,9 @@ static int bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
 
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    SKIFF_ENTER("MPI_Bcast");
+    SKIFF_ENTER(MPI_Bcast);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return bcast(buffer, count, datatype, root, comm, NULL);
 }
 SKIFF_ALIAS(MPI_Bcast)
@@ -156,8 +164,9 @@ SKIFF_ALIAS(MPI_Bcast)
 int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_request *r = NULL;
-    SKIFF_ENTER("MPI_Ibcast");
+    SKIFF_ENTER(MPI_Ibcast);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     int rc = bcast(buffer, count, datatype, root, comm, &r);
     if (!rc)
         *request = skiff_req_handle(r);
@@ -186,8 +195,9 @@ static int reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                 MPI_Comm comm)
 {
-    SKIFF_ENTER("MPI_Reduce");
+    SKIFF_ENTER(MPI_Reduce);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
 }
 SKIFF_ALIAS(MPI_Reduce)
@@ -196,8 +206,9 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
                  MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_request *r = NULL;
-    SKIFF_ENTER("MPI_Ireduce");
+    SKIFF_ENTER(MPI_Ireduce);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     int rc = reduce(sendbuf, recvbuf, count, datatype, op, root, comm, &r);
     if (!rc)
         *request = skiff_req_handle(r);
@@ -220,8 +231,9 @@ static int allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 
 int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    SKIFF_ENTER("MPI_Allreduce");
+    SKIFF_ENTER(MPI_Allreduce);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return allreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
 SKIFF_ALIAS(MPI_Allreduce)
@@ -230,8 +242,9 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
                     MPI_Request *request)
 {
     struct skiff_request *r = NULL;
-    SKIFF_ENTER("MPI_Iallreduce");
+    SKIFF_ENTER(MPI_Iallreduce);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     int rc = allreduce(sendbuf, recvbuf, count, datatype, op, comm, &r);
     if (!rc)
         *request = skiff_req_handle(r);
@@ -245,8 +258,9 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     struct skiff_comm *c = NULL;
     const struct skiff_type *st = NULL, *rt = NULL;
     struct skiff_stage in = {0}, out = {0};
-    SKIFF_ENTER("MPI_Gather");
+    SKIFF_ENTER(MPI_Gather);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
         rc = check_root(c, root);
@@ -279,8 +293,10 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     const struct skiff_type *st = NULL, *rt = NULL;
     struct skiff_stage in = {0};
     struct skiff_vstage out = {0};
-    SKIFF_ENTER("MPI_Gatherv");
+    SKIFF_ENTER(MPI_Gatherv);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(recvcounts, recvtype, comm)
+                                                : skiff_prof_bytes(sendcount, sendtype));
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
         rc = check_root(c, root);
@@ -312,8 +328,9 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     struct skiff_comm *c = NULL;
     const struct skiff_type *st = NULL, *rt = NULL;
     struct skiff_stage in = {0}, out = {0};
-    SKIFF_ENTER("MPI_Scatter");
+    SKIFF_ENTER(MPI_Scatter);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(prof_block(recvbuf, recvcount, recvtype, sendcount, sendtype));
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
         rc = check_root(c, root);
@@ -345,8 +362,10 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
     const struct skiff_type *st = NULL, *rt = NULL;
     struct skiff_vstage in = {0};
     struct skiff_stage out = {0};
-    SKIFF_ENTER("MPI_Scatterv");
+    SKIFF_ENTER(MPI_Scatterv);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(recvbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(sendcounts, sendtype, comm)
+                                                : skiff_prof_bytes(recvcount, recvtype));
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
         rc = check_root(c, root);
@@ -378,8 +397,9 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     struct skiff_comm *c = NULL;
     const struct skiff_type *st = NULL, *rt = NULL;
     struct skiff_stage in = {0}, out = {0};
-    SKIFF_ENTER("MPI_Allgather");
+    SKIFF_ENTER(MPI_Allgather);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int in_place = sendbuf == MPI_IN_PLACE;
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
@@ -409,8 +429,10 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     const struct skiff_type *st = NULL, *rt = NULL;
     struct skiff_stage in = {0};
     struct skiff_vstage out = {0};
-    SKIFF_ENTER("MPI_Allgatherv");
+    SKIFF_ENTER(MPI_Allgatherv);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(recvcounts, recvtype, comm)
+                                                : skiff_prof_bytes(sendcount, sendtype));
     int in_place = sendbuf == MPI_IN_PLACE;
     int rc = skiff_check_comm(comm, &c);
     if (!rc && (!recvcounts || !displs))
@@ -441,8 +463,9 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     const struct skiff_type *st = NULL, *rt = NULL;
     struct skiff_stage in = {0}, out = {0};
     void *copy = NULL;
-    SKIFF_ENTER("MPI_Alltoall");
+    SKIFF_ENTER(MPI_Alltoall);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int in_place = sendbuf == MPI_IN_PLACE;
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
@@ -480,8 +503,10 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     const struct skiff_type *st = NULL, *rt = NULL;
     struct skiff_vstage in = {0}, out = {0};
     void *copy = NULL;
-    SKIFF_ENTER("MPI_Alltoallv");
+    SKIFF_ENTER(MPI_Alltoallv);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_vbytes(recvcounts, recvtype, comm)
+                                                : skiff_prof_vbytes(sendcounts, sendtype, comm));
     int in_place = sendbuf == MPI_IN_PLACE;
     int rc = skiff_check_comm(comm, &c);
     if (!rc && (!recvcounts || !rdispls || (!in_place && (!sendcounts || !sdispls))))
@@ -543,8 +568,9 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, const int counts[]
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm)
 {
-    SKIFF_ENTER("MPI_Reduce_scatter");
+    SKIFF_ENTER(MPI_Reduce_scatter);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_vbytes(recvcounts, datatype, comm));
     if (!recvcounts)
         return skiff_fail(comm, skiff_err(MPI_ERR_ARG, "recvcounts is NULL"));
     return reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
@@ -555,8 +581,9 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Comm comm)
 {
     struct skiff_comm *c = NULL;
-    SKIFF_ENTER("MPI_Reduce_scatter_block");
+    SKIFF_ENTER(MPI_Reduce_scatter_block);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(recvcount, datatype));
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
         rc = skiff_check_count(recvcount);
@@ -587,16 +614,18 @@ static int scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, 
 
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    SKIFF_ENTER("MPI_Scan");
+    SKIFF_ENTER(MPI_Scan);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return scan(sendbuf, recvbuf, count, datatype, op, comm, 0);
 }
 SKIFF_ALIAS(MPI_Scan)
 
 int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    SKIFF_ENTER("MPI_Exscan");
+    SKIFF_ENTER(MPI_Exscan);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return scan(sendbuf, recvbuf, count, datatype, op, comm, 1);
 }
 SKIFF_ALIAS(MPI_Exscan)
@@ -604,7 +633,7 @@ SKIFF_ALIAS(MPI_Exscan)
 int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op)
 {
     struct red red;
-    SKIFF_ENTER("MPI_Reduce_local");
+    SKIFF_ENTER(MPI_Reduce_local);
     SKIFF_REQUIRE_INIT();
     int rc = check_reduction(count, datatype, op, &red);
     if (rc)

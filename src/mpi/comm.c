@@ -7,7 +7,7 @@ int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
     struct skiff_comm *c = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Comm_rank");
+    SKIFF_ENTER(MPI_Comm_rank);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_comm(comm, &c)))
         return skiff_fail(comm, rc);
@@ -20,7 +20,7 @@ int PMPI_Comm_size(MPI_Comm comm, int *size)
 {
     struct skiff_comm *c = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Comm_size");
+    SKIFF_ENTER(MPI_Comm_size);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_comm(comm, &c)))
         return skiff_fail(comm, rc);
@@ -33,7 +33,7 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 {
     struct skiff_comm *a = NULL, *b = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Comm_compare");
+    SKIFF_ENTER(MPI_Comm_compare);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_comm(comm1, &a)) || (rc = skiff_check_comm(comm2, &b)))
         return skiff_fail(comm1, rc);
@@ -52,7 +52,7 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
     struct skiff_comm *c = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Comm_group");
+    SKIFF_ENTER(MPI_Comm_group);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_comm(comm, &c)))
         return skiff_fail(comm, rc);
@@ -69,7 +69,7 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
     struct skiff_comm *c = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Comm_test_inter");
+    SKIFF_ENTER(MPI_Comm_test_inter);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_comm(comm, &c)))
         return skiff_fail(comm, rc);
@@ -82,7 +82,7 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
 {
     struct skiff_comm *c = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Comm_set_name");
+    SKIFF_ENTER(MPI_Comm_set_name);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_comm(comm, &c)))
         return skiff_fail(comm, rc);
@@ -100,7 +100,7 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
 {
     struct skiff_comm *c = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Comm_get_name");
+    SKIFF_ENTER(MPI_Comm_get_name);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_comm(comm, &c)))
         return skiff_fail(comm, rc);

@@ -25,7 +25,7 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     struct skiff_comm *c = NULL, *n = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Comm_dup");
+    SKIFF_ENTER(MPI_Comm_dup);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_comm_make(c, c->group->world, c->size, &n)))
         return skiff_fail(comm, rc);
@@ -94,7 +94,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     struct skiff_comm *c = NULL, *n = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Comm_split");
+    SKIFF_ENTER(MPI_Comm_split);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_comm(comm, &c)))
         return skiff_fail(comm, rc);
@@ -131,7 +131,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     struct skiff_comm *c = NULL, *n = NULL;
     int rc;
     (void)info;
-    SKIFF_ENTER("MPI_Comm_split_type");
+    SKIFF_ENTER(MPI_Comm_split_type);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_comm(comm, &c)))
         return skiff_fail(comm, rc);
@@ -161,7 +161,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     struct skiff_comm *c = NULL, *n = NULL;
     struct skiff_group *g = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Comm_create");
+    SKIFF_ENTER(MPI_Comm_create);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_group(group, &g)) ||
         (rc = check_subgroup(c, g)) || (rc = skiff_comm_make(c, g->world, g->size, &n)))
@@ -175,7 +175,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
 {
     struct skiff_comm *c = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Comm_free");
+    SKIFF_ENTER(MPI_Comm_free);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_comm(*comm, &c)))
         return skiff_fail(*comm, rc);

@@ -19,7 +19,7 @@ static int bad_arg(const char *what)
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER("MPI_Get_count");
+    SKIFF_ENTER(MPI_Get_count);
     int rc = get_type(datatype, &t);
     if (rc)
         return rc;
@@ -37,7 +37,7 @@ SKIFF_ALIAS(MPI_Get_count)
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER("MPI_Get_elements");
+    SKIFF_ENTER(MPI_Get_elements);
     int rc = get_type(datatype, &t);
     if (rc)
         return rc;
@@ -50,7 +50,7 @@ SKIFF_ALIAS(MPI_Get_elements)
 int PMPI_Type_size(MPI_Datatype datatype, int *size)
 {
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER("MPI_Type_size");
+    SKIFF_ENTER(MPI_Type_size);
     int rc = get_type(datatype, &t);
     if (rc)
         return rc;
@@ -62,7 +62,7 @@ SKIFF_ALIAS(MPI_Type_size)
 int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER("MPI_Type_get_name");
+    SKIFF_ENTER(MPI_Type_get_name);
     int rc = get_type(datatype, &t);
     if (rc)
         return rc;
@@ -74,7 +74,7 @@ SKIFF_ALIAS(MPI_Type_get_name)
 int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER("MPI_Type_get_extent");
+    SKIFF_ENTER(MPI_Type_get_extent);
     int rc = get_type(datatype, &t);
     if (rc)
         return rc;
@@ -89,7 +89,7 @@ SKIFF_ALIAS(MPI_Type_get_extent)
 int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
 {
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER("MPI_Type_get_true_extent");
+    SKIFF_ENTER(MPI_Type_get_true_extent);
     int rc = get_type(datatype, &t);
     if (rc)
         return rc;
@@ -105,7 +105,7 @@ SKIFF_ALIAS(MPI_Type_get_true_extent)
 int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
 {
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER("MPI_Type_extent");
+    SKIFF_ENTER(MPI_Type_extent);
     int rc = get_type(datatype, &t);
     if (rc)
         return rc;
@@ -117,7 +117,7 @@ SKIFF_ALIAS(MPI_Type_extent)
 int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
 {
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER("MPI_Type_lb");
+    SKIFF_ENTER(MPI_Type_lb);
     int rc = get_type(datatype, &t);
     if (rc)
         return rc;
@@ -129,7 +129,7 @@ SKIFF_ALIAS(MPI_Type_lb)
 int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
 {
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER("MPI_Type_ub");
+    SKIFF_ENTER(MPI_Type_ub);
     int rc = get_type(datatype, &t);
     if (rc)
         return rc;
@@ -141,7 +141,7 @@ SKIFF_ALIAS(MPI_Type_ub)
 int PMPI_Type_commit(MPI_Datatype *datatype)
 {
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER("MPI_Type_commit");
+    SKIFF_ENTER(MPI_Type_commit);
     if (!datatype)
         return bad_arg("datatype");
     int rc = get_type(*datatype, &t);
@@ -155,7 +155,7 @@ SKIFF_ALIAS(MPI_Type_commit)
 int PMPI_Type_free(MPI_Datatype *datatype)
 {
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER("MPI_Type_free");
+    SKIFF_ENTER(MPI_Type_free);
     if (!datatype)
         return bad_arg("datatype");
     int rc = get_type(*datatype, &t);
@@ -174,7 +174,7 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     const struct skiff_type *t = NULL;
     struct skiff_type *n = NULL;
-    SKIFF_ENTER("MPI_Type_dup");
+    SKIFF_ENTER(MPI_Type_dup);
     int rc = get_type(oldtype, &t);
     if (rc)
         return rc;

@@ -12,7 +12,7 @@ static int valid_handler(MPI_Errhandler eh)
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     struct skiff_comm *c = NULL;
-    SKIFF_ENTER("MPI_Comm_set_errhandler");
+    SKIFF_ENTER(MPI_Comm_set_errhandler);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (!rc && !valid_handler(errhandler))
@@ -27,7 +27,7 @@ SKIFF_ALIAS(MPI_Comm_set_errhandler)
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     struct skiff_comm *c = NULL;
-    SKIFF_ENTER("MPI_Comm_get_errhandler");
+    SKIFF_ENTER(MPI_Comm_get_errhandler);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (rc)
@@ -39,7 +39,7 @@ SKIFF_ALIAS(MPI_Comm_get_errhandler)
 
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
-    SKIFF_ENTER("MPI_Errhandler_free");
+    SKIFF_ENTER(MPI_Errhandler_free);
     SKIFF_REQUIRE_INIT();
     if (!valid_handler(*errhandler))
         return skiff_fail(MPI_COMM_WORLD,
@@ -52,7 +52,7 @@ SKIFF_ALIAS(MPI_Errhandler_free)
 
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
-    SKIFF_ENTER("MPI_Error_string");
+    SKIFF_ENTER(MPI_Error_string);
     if (skiff_err_string(errorcode, string) != 0) {
         *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "unknown error code %d", errorcode);
         return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_ARG, "%d is not an MPI error code", errorcode));
@@ -65,7 +65,7 @@ SKIFF_ALIAS(MPI_Error_string)
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
     char tmp[MPI_MAX_ERROR_STRING];
-    SKIFF_ENTER("MPI_Error_class");
+    SKIFF_ENTER(MPI_Error_class);
     if (skiff_err_string(errorcode, tmp) != 0)
         return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_ARG, "%d is not an MPI error code", errorcode));
     *errorclass = skiff_err_class(errorcode);

@@ -5,7 +5,7 @@ int PMPI_Group_size(MPI_Group group, int *size)
 {
     struct skiff_group *g = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Group_size");
+    SKIFF_ENTER(MPI_Group_size);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_group(group, &g)))
         return skiff_fail(MPI_COMM_WORLD, rc);
@@ -18,7 +18,7 @@ int PMPI_Group_rank(MPI_Group group, int *rank)
 {
     struct skiff_group *g = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Group_rank");
+    SKIFF_ENTER(MPI_Group_rank);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_group(group, &g)))
         return skiff_fail(MPI_COMM_WORLD, rc);
@@ -31,7 +31,7 @@ int PMPI_Group_free(MPI_Group *group)
 {
     struct skiff_group *g = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Group_free");
+    SKIFF_ENTER(MPI_Group_free);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_group(*group, &g)))
         return skiff_fail(MPI_COMM_WORLD, rc);
@@ -45,7 +45,7 @@ int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
 {
     struct skiff_group *a = NULL, *b = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Group_compare");
+    SKIFF_ENTER(MPI_Group_compare);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_group(group1, &a)) || (rc = skiff_check_group(group2, &b)))
         return skiff_fail(MPI_COMM_WORLD, rc);
@@ -58,7 +58,7 @@ int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_
 {
     struct skiff_group *a = NULL, *b = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Group_translate_ranks");
+    SKIFF_ENTER(MPI_Group_translate_ranks);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_group(group1, &a)) || (rc = skiff_check_group(group2, &b)) ||
         (rc = skiff_group_translate(a, n, ranks1, b, ranks2)))
@@ -80,7 +80,7 @@ int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
 {
     struct skiff_group *g = NULL, *out = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Group_incl");
+    SKIFF_ENTER(MPI_Group_incl);
     SKIFF_REQUIRE_INIT();
     if (!(rc = skiff_check_group(group, &g)))
         rc = skiff_group_incl(g, n, ranks, &out);
@@ -92,7 +92,7 @@ int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
 {
     struct skiff_group *g = NULL, *out = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Group_excl");
+    SKIFF_ENTER(MPI_Group_excl);
     SKIFF_REQUIRE_INIT();
     if (!(rc = skiff_check_group(group, &g)))
         rc = skiff_group_excl(g, n, ranks, &out);
@@ -104,7 +104,7 @@ int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *ne
 {
     struct skiff_group *g = NULL, *out = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Group_range_incl");
+    SKIFF_ENTER(MPI_Group_range_incl);
     SKIFF_REQUIRE_INIT();
     if (!(rc = skiff_check_group(group, &g)))
         rc = skiff_group_range(g, n, (const int(*)[3])ranges, 0, &out);
@@ -116,7 +116,7 @@ int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *ne
 {
     struct skiff_group *g = NULL, *out = NULL;
     int rc;
-    SKIFF_ENTER("MPI_Group_range_excl");
+    SKIFF_ENTER(MPI_Group_range_excl);
     SKIFF_REQUIRE_INIT();
     if (!(rc = skiff_check_group(group, &g)))
         rc = skiff_group_range(g, n, (const int(*)[3])ranges, 1, &out);
@@ -136,21 +136,21 @@ static int setop(MPI_Group group1, MPI_Group group2, enum skiff_group_setop op, 
 
 int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
-    SKIFF_ENTER("MPI_Group_union");
+    SKIFF_ENTER(MPI_Group_union);
     return setop(group1, group2, SKIFF_GROUP_UNION, newgroup);
 }
 SKIFF_ALIAS(MPI_Group_union)
 
 int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
-    SKIFF_ENTER("MPI_Group_intersection");
+    SKIFF_ENTER(MPI_Group_intersection);
     return setop(group1, group2, SKIFF_GROUP_INTERSECTION, newgroup);
 }
 SKIFF_ALIAS(MPI_Group_intersection)
 
 int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)
 {
-    SKIFF_ENTER("MPI_Group_difference");
+    SKIFF_ENTER(MPI_Group_difference);
     return setop(group1, group2, SKIFF_GROUP_DIFFERENCE, newgroup);
 }
 SKIFF_ALIAS(MPI_Group_difference)

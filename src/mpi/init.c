@@ -17,7 +17,8 @@ _Noreturn void skiff_not_initialized(void)
     _exit(1);
 }
 
-static int start(int required, int *provided)
+/* id and t_enter: which of the two init calls this is and when it was called, for the profiler. */
+static int start(int required, int *provided, enum skiff_prof_call id, double t_enter)
 {
     if (skiff.initialized)
         return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_OTHER, "MPI is already initialized"));
@@ -35,6 +36,7 @@ static int start(int required, int *provided)
         skiff.thread_level = MPI_THREAD_SINGLE;
     if (provided)
         *provided = skiff.thread_level;
+    skiff_prof_init(id, t_enter);
     return MPI_SUCCESS;
 }
 
@@ -42,8 +44,9 @@ int PMPI_Init(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    SKIFF_ENTER("MPI_Init");
-    return start(MPI_THREAD_SINGLE, NULL);
+    double t_enter = skiff_now();
+    SKIFF_ENTER(MPI_Init);
+    return start(MPI_THREAD_SINGLE, NULL, SKIFF_PC_MPI_Init, t_enter);
 }
 SKIFF_ALIAS(MPI_Init)
 
@@ -51,8 +54,9 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     (void)argc;
     (void)argv;
-    SKIFF_ENTER("MPI_Init_thread");
-    return start(required, provided);
+    double t_enter = skiff_now();
+    SKIFF_ENTER(MPI_Init_thread);
+    return start(required, provided, SKIFF_PC_MPI_Init_thread, t_enter);
 }
 SKIFF_ALIAS(MPI_Init_thread)
 
@@ -72,7 +76,7 @@ SKIFF_ALIAS(MPI_Finalized)
 
 int PMPI_Query_thread(int *provided)
 {
-    SKIFF_ENTER("MPI_Query_thread");
+    SKIFF_ENTER(MPI_Query_thread);
     SKIFF_REQUIRE_INIT();
     *provided = skiff.thread_level;
     return MPI_SUCCESS;
@@ -81,7 +85,7 @@ SKIFF_ALIAS(MPI_Query_thread)
 
 int PMPI_Is_thread_main(int *flag)
 {
-    SKIFF_ENTER("MPI_Is_thread_main");
+    SKIFF_ENTER(MPI_Is_thread_main);
     SKIFF_REQUIRE_INIT();
     *flag = 1;
     return MPI_SUCCESS;
@@ -90,8 +94,10 @@ SKIFF_ALIAS(MPI_Is_thread_main)
 
 int PMPI_Finalize(void)
 {
-    SKIFF_ENTER("MPI_Finalize");
+    SKIFF_ENTER(MPI_Finalize);
     SKIFF_REQUIRE_INIT();
+    /* First, while every rank's library still runs: the profile report gathers to rank 0. */
+    skiff_prof_finalize();
     /* The standard frees MPI_COMM_SELF first, so libraries can hang clean-up on its delete callbacks; a
      * failing callback does not stop the shutdown. */
     (void)skiff_attr_delete_all(&skiff_comm_self);
@@ -106,7 +112,7 @@ SKIFF_ALIAS(MPI_Finalize)
 
 int PMPI_Abort(MPI_Comm comm, int errorcode)
 {
-    SKIFF_ENTER("MPI_Abort");
+    SKIFF_ENTER(MPI_Abort);
     struct skiff_comm *c = skiff_comm_get(comm);
     char why[160];
     snprintf(why, sizeof why, "MPI_Abort(%s, %d) called", c ? skiff_comm_label(c) : "?", errorcode);
@@ -116,6 +122,7 @@ SKIFF_ALIAS(MPI_Abort)
 
 int PMPI_Get_version(int *version, int *subversion)
 {
+    SKIFF_ENTER(MPI_Get_version);
     *version = MPI_VERSION;
     *subversion = MPI_SUBVERSION;
     return MPI_SUCCESS;
@@ -124,6 +131,7 @@ SKIFF_ALIAS(MPI_Get_version)
 
 int PMPI_Get_library_version(char *version, int *resultlen)
 {
+    SKIFF_ENTER(MPI_Get_library_version);
     int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
                      "skiff %s (MPI %d.%d standard ABI subset; shared-memory transport)", SKIFF_VERSION, MPI_VERSION,
                      MPI_SUBVERSION);
@@ -134,7 +142,7 @@ SKIFF_ALIAS(MPI_Get_library_version)
 
 int PMPI_Get_processor_name(char *name, int *resultlen)
 {
-    SKIFF_ENTER("MPI_Get_processor_name");
+    SKIFF_ENTER(MPI_Get_processor_name);
     if (gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0)
         snprintf(name, MPI_MAX_PROCESSOR_NAME, "localhost");
     name[MPI_MAX_PROCESSOR_NAME - 1] = '\0';

@@ -6,7 +6,7 @@
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
     (void)info;
-    SKIFF_ENTER("MPI_Alloc_mem");
+    SKIFF_ENTER(MPI_Alloc_mem);
     SKIFF_REQUIRE_INIT();
     if (size < 0)
         return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_ARG, "invalid size %ld", (long)size));
@@ -20,7 +20,7 @@ SKIFF_ALIAS(MPI_Alloc_mem)
 
 int PMPI_Free_mem(void *base)
 {
-    SKIFF_ENTER("MPI_Free_mem");
+    SKIFF_ENTER(MPI_Free_mem);
     free(base);
     return MPI_SUCCESS;
 }

@@ -14,6 +14,7 @@
 #include "core/datatype.h"
 #include "core/error.h"
 #include "core/group.h"
+#include "mpi/profile.h"
 #include "util/arch.h"
 
 /* Every MPI_X is the weak alias of PMPI_X, so a profiler may define MPI_X and call PMPI_X. */
@@ -22,7 +23,11 @@
 
 #define SKIFF_TAG_UB INT_MAX
 
-#define SKIFF_ENTER(name) (skiff_call = (name))
+/* The first statement of every entry point: names the call for error messages and opens its profiler
+ * span (mpi/profile.h), which records the call when it returns. name is the bare MPI_X. */
+#define SKIFF_ENTER(name)                                                                                \
+    skiff_call = #name;                                                                                  \
+    SKIFF_PROF_SPAN(name)
 
 /* Before MPI_Init or after MPI_Finalize the only safe answer is to stop: no handler is set up. */
 #define SKIFF_REQUIRE_INIT()                                                                             \

@@ -6,7 +6,7 @@
 
 int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 {
-    SKIFF_ENTER("MPI_Op_create");
+    SKIFF_ENTER(MPI_Op_create);
     SKIFF_REQUIRE_INIT();
     if (!user_fn)
         return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_ARG, "the user function is NULL"));
@@ -23,7 +23,7 @@ SKIFF_ALIAS(MPI_Op_create)
 
 int PMPI_Op_free(MPI_Op *op)
 {
-    SKIFF_ENTER("MPI_Op_free");
+    SKIFF_ENTER(MPI_Op_free);
     SKIFF_REQUIRE_INIT();
     struct skiff_op *o = skiff_op_user(*op);
     if (!o)
@@ -38,7 +38,7 @@ SKIFF_ALIAS(MPI_Op_free)
 
 int PMPI_Op_commutative(MPI_Op op, int *commute)
 {
-    SKIFF_ENTER("MPI_Op_commutative");
+    SKIFF_ENTER(MPI_Op_commutative);
     if (!skiff_op_valid(op))
         return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_OP, "%s is not an op", skiff_op_name(op)));
     *commute = skiff_op_commutative(op);

@@ -23,7 +23,7 @@ int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbu
               MPI_Comm comm)
 {
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER("MPI_Pack");
+    SKIFF_ENTER(MPI_Pack);
     int rc = check_pack(comm, incount, datatype, outsize, position, &t);
     if (!rc)
         rc = skiff_check_typed_buf(inbuf, incount, t);
@@ -44,7 +44,7 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
                 MPI_Comm comm)
 {
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER("MPI_Unpack");
+    SKIFF_ENTER(MPI_Unpack);
     int rc = check_pack(comm, outcount, datatype, insize, position, &t);
     if (!rc)
         rc = skiff_check_typed_buf(outbuf, outcount, t);
@@ -65,7 +65,7 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
 {
     struct skiff_comm *c;
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER("MPI_Pack_size");
+    SKIFF_ENTER(MPI_Pack_size);
     int rc;
     if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_count(incount)) ||
         (rc = skiff_check_dtype(datatype, 0, &t)))
@@ -81,7 +81,7 @@ SKIFF_ALIAS(MPI_Pack_size)
 
 int PMPI_Get_address(const void *location, MPI_Aint *address)
 {
-    SKIFF_ENTER("MPI_Get_address");
+    SKIFF_ENTER(MPI_Get_address);
     *address = (MPI_Aint)(uintptr_t)location;
     return MPI_SUCCESS;
 }
@@ -90,7 +90,7 @@ SKIFF_ALIAS(MPI_Get_address)
 /* MPI-1 name of MPI_Get_address. */
 int PMPI_Address(void *location, MPI_Aint *address)
 {
-    SKIFF_ENTER("MPI_Address");
+    SKIFF_ENTER(MPI_Address);
     *address = (MPI_Aint)(uintptr_t)location;
     return MPI_SUCCESS;
 }

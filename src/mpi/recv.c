@@ -6,12 +6,14 @@
 #include "mpi/mpi_impl.h"
 #include "mpi/typed.h"
 
-/* Completes r, fills status, releases r and applies the handler to any error it carried. */
-static int finish(struct skiff_request *r, MPI_Status *status)
+/* Completes r, fills status, releases r and applies the handler to any error it carried; *got: the
+ * bytes received. */
+static int finish(struct skiff_request *r, MPI_Status *status, size_t *got)
 {
     if (r->state != SKIFF_RS_DONE)
         skiff_wait_req(r);
     skiff_status_from_req(status, r);
+    *got = r->st_bytes;
     int rc = r->st_error;
     struct skiff_comm *c = r->comm;
     skiff_req_release(r);
@@ -22,7 +24,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER("MPI_Recv");
+    SKIFF_ENTER(MPI_Recv);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_p2p(buf, count, datatype, source, tag, comm, 1, &c, &t);
     if (SKIFF_UNLIKELY(rc))
@@ -32,9 +34,12 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
         return MPI_SUCCESS;
     }
     struct skiff_request *r = NULL;
+    size_t got = 0;
     if ((rc = skiff_typed_recv(buf, (size_t)count, t, source, tag, c, &r)))
         return skiff_fail(comm, rc);
-    return finish(r, status);
+    rc = finish(r, status, &got);
+    SKIFF_PROFILE_MSG(got);
+    return rc;
 }
 SKIFF_ALIAS(MPI_Recv)
 
@@ -57,8 +62,9 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER("MPI_Irecv");
+    SKIFF_ENTER(MPI_Irecv);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     int rc = skiff_check_p2p(buf, count, datatype, source, tag, comm, 1, &c, &t);
     if (SKIFF_UNLIKELY(rc))
         return skiff_fail(comm, rc);
@@ -83,7 +89,7 @@ static int check_probe(int source, int tag, MPI_Comm comm, struct skiff_comm **c
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     struct skiff_comm *c = NULL;
-    SKIFF_ENTER("MPI_Probe");
+    SKIFF_ENTER(MPI_Probe);
     SKIFF_REQUIRE_INIT();
     int rc = check_probe(source, tag, comm, &c);
     if (rc)
@@ -102,7 +108,7 @@ SKIFF_ALIAS(MPI_Probe)
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     struct skiff_comm *c = NULL;
-    SKIFF_ENTER("MPI_Iprobe");
+    SKIFF_ENTER(MPI_Iprobe);
     SKIFF_REQUIRE_INIT();
     int rc = check_probe(source, tag, comm, &c);
     if (rc)
@@ -121,10 +127,11 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
 }
 SKIFF_ALIAS(MPI_Iprobe)
 
-/* Posts the receive, sends, waits for both. The send's buffer is free when this returns. */
+/* Posts the receive, sends, waits for both. The send's buffer is free when this returns; *got: the
+ * bytes received. */
 static int sendrecv(const void *sendbuf, size_t sendcount, const struct skiff_type *st, int dest, int sendtag,
                     void *recvbuf, size_t recvcount, const struct skiff_type *rt, int source, int recvtag,
-                    struct skiff_comm *c, MPI_Status *status)
+                    struct skiff_comm *c, MPI_Status *status, size_t *got)
 {
     struct skiff_request *rr = NULL, *sr = NULL;
     int rc;
@@ -141,7 +148,7 @@ static int sendrecv(const void *sendbuf, size_t sendcount, const struct skiff_ty
         skiff_status_empty(status, MPI_PROC_NULL);
         return MPI_SUCCESS;
     }
-    return finish(rr, status);
+    return finish(rr, status, got);
 }
 
 int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
@@ -149,15 +156,19 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *st = NULL, *rt = NULL;
-    SKIFF_ENTER("MPI_Sendrecv");
+    SKIFF_ENTER(MPI_Sendrecv);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_p2p(sendbuf, sendcount, sendtype, dest, sendtag, comm, 0, &c, &st);
     if (!rc)
         rc = skiff_check_p2p(recvbuf, recvcount, recvtype, source, recvtag, comm, 1, &c, &rt);
     if (rc)
         return skiff_fail(comm, rc);
-    return sendrecv(sendbuf, (size_t)sendcount, st, dest, sendtag, recvbuf, (size_t)recvcount, rt, source, recvtag, c,
-                    status);
+    size_t got = 0;
+    rc = sendrecv(sendbuf, (size_t)sendcount, st, dest, sendtag, recvbuf, (size_t)recvcount, rt, source, recvtag, c,
+                  status, &got);
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(sendcount, sendtype));
+    SKIFF_PROFILE_MSG(got);
+    return rc;
 }
 SKIFF_ALIAS(MPI_Sendrecv)
 
@@ -166,7 +177,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER("MPI_Sendrecv_replace");
+    SKIFF_ENTER(MPI_Sendrecv_replace);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_p2p(buf, count, datatype, dest, sendtag, comm, 0, &c, &t);
     if (!rc)
@@ -179,9 +190,12 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     if (!copy)
         return skiff_fail(comm, skiff_err(MPI_ERR_NO_MEM, "cannot allocate %zu bytes for the outgoing copy", bytes));
     skiff_type_pack(buf, (size_t)count, t, copy);
+    size_t got = 0;
     rc = sendrecv(copy, bytes, skiff_type_get(MPI_BYTE), dest, sendtag, buf, (size_t)count, t, source, recvtag, c,
-                  status);
+                  status, &got);
     free(copy);
+    SKIFF_PROFILE_MSG(bytes);
+    SKIFF_PROFILE_MSG(got);
     return rc;
 }
 SKIFF_ALIAS(MPI_Sendrecv_replace)

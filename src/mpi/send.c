@@ -59,24 +59,27 @@ static int send_nonblocking(const void *buf, int count, MPI_Datatype dt, int des
 
 int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    SKIFF_ENTER("MPI_Send");
+    SKIFF_ENTER(MPI_Send);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return send_blocking(buf, count, datatype, dest, tag, comm, SKIFF_SEND_STANDARD);
 }
 SKIFF_ALIAS(MPI_Send)
 
 int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    SKIFF_ENTER("MPI_Ssend");
+    SKIFF_ENTER(MPI_Ssend);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return send_blocking(buf, count, datatype, dest, tag, comm, SKIFF_SEND_SYNC);
 }
 SKIFF_ALIAS(MPI_Ssend)
 
 int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    SKIFF_ENTER("MPI_Rsend");
+    SKIFF_ENTER(MPI_Rsend);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return send_blocking(buf, count, datatype, dest, tag, comm, SKIFF_SEND_STANDARD);
 }
 SKIFF_ALIAS(MPI_Rsend)
@@ -84,8 +87,9 @@ SKIFF_ALIAS(MPI_Rsend)
 int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
-    SKIFF_ENTER("MPI_Isend");
+    SKIFF_ENTER(MPI_Isend);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return send_nonblocking(buf, count, datatype, dest, tag, comm, SKIFF_SEND_STANDARD, request);
 }
 SKIFF_ALIAS(MPI_Isend)
@@ -93,8 +97,9 @@ SKIFF_ALIAS(MPI_Isend)
 int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                 MPI_Request *request)
 {
-    SKIFF_ENTER("MPI_Issend");
+    SKIFF_ENTER(MPI_Issend);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return send_nonblocking(buf, count, datatype, dest, tag, comm, SKIFF_SEND_SYNC, request);
 }
 SKIFF_ALIAS(MPI_Issend)
@@ -102,8 +107,9 @@ SKIFF_ALIAS(MPI_Issend)
 int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                 MPI_Request *request)
 {
-    SKIFF_ENTER("MPI_Irsend");
+    SKIFF_ENTER(MPI_Irsend);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return send_nonblocking(buf, count, datatype, dest, tag, comm, SKIFF_SEND_STANDARD, request);
 }
 SKIFF_ALIAS(MPI_Irsend)
@@ -120,8 +126,9 @@ static int bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
 
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    SKIFF_ENTER("MPI_Bsend");
+    SKIFF_ENTER(MPI_Bsend);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return bsend(buf, count, datatype, dest, tag, comm);
 }
 SKIFF_ALIAS(MPI_Bsend)
@@ -129,8 +136,9 @@ SKIFF_ALIAS(MPI_Bsend)
 int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                 MPI_Request *request)
 {
-    SKIFF_ENTER("MPI_Ibsend");
+    SKIFF_ENTER(MPI_Ibsend);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     int rc = bsend(buf, count, datatype, dest, tag, comm);
     return rc ? rc : completed_request(request, comm);
 }
@@ -138,7 +146,7 @@ SKIFF_ALIAS(MPI_Ibsend)
 
 int PMPI_Buffer_attach(void *buffer, int size)
 {
-    SKIFF_ENTER("MPI_Buffer_attach");
+    SKIFF_ENTER(MPI_Buffer_attach);
     SKIFF_REQUIRE_INIT();
     int rc = size < 0 ? skiff_err(MPI_ERR_ARG, "invalid buffer size %d", size)
              : !buffer && size > 0 ? skiff_err(MPI_ERR_BUFFER, "buffer is NULL but size is %d", size)
@@ -149,7 +157,7 @@ SKIFF_ALIAS(MPI_Buffer_attach)
 
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
-    SKIFF_ENTER("MPI_Buffer_detach");
+    SKIFF_ENTER(MPI_Buffer_detach);
     SKIFF_REQUIRE_INIT();
     void *buf;
     size_t sz;

@@ -55,7 +55,7 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     struct skiff_type_builder b;
     const struct skiff_type *old = NULL;
-    SKIFF_ENTER("MPI_Type_contiguous");
+    SKIFF_ENTER(MPI_Type_contiguous);
     int rc = begin(count, oldtype, newtype, &b, &old);
     if (rc)
         return fail(rc);
@@ -79,7 +79,7 @@ static int hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype old
 
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    SKIFF_ENTER("MPI_Type_vector");
+    SKIFF_ENTER(MPI_Type_vector);
     const struct skiff_type *old = skiff_type_get(oldtype);
     MPI_Aint bytes = old ? (MPI_Aint)stride * extent_of(old) : 0; /* a bad oldtype is reported below */
     return hvector(count, blocklength, bytes, oldtype, newtype);
@@ -89,14 +89,14 @@ SKIFF_ALIAS(MPI_Type_vector)
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                              MPI_Datatype *newtype)
 {
-    SKIFF_ENTER("MPI_Type_create_hvector");
+    SKIFF_ENTER(MPI_Type_create_hvector);
     return hvector(count, blocklength, stride, oldtype, newtype);
 }
 SKIFF_ALIAS(MPI_Type_create_hvector)
 
 int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    SKIFF_ENTER("MPI_Type_hvector");
+    SKIFF_ENTER(MPI_Type_hvector);
     return hvector(count, blocklength, stride, oldtype, newtype);
 }
 SKIFF_ALIAS(MPI_Type_hvector)
@@ -140,7 +140,7 @@ static int indexed(const struct indexed *x, MPI_Datatype oldtype, MPI_Datatype *
 int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
                       MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    SKIFF_ENTER("MPI_Type_indexed");
+    SKIFF_ENTER(MPI_Type_indexed);
     struct indexed x = {count, array_of_blocklengths, 0, array_of_displacements, NULL};
     return indexed(&x, oldtype, newtype);
 }
@@ -149,7 +149,7 @@ SKIFF_ALIAS(MPI_Type_indexed)
 int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
                               MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    SKIFF_ENTER("MPI_Type_create_hindexed");
+    SKIFF_ENTER(MPI_Type_create_hindexed);
     struct indexed x = {count, array_of_blocklengths, 0, NULL, array_of_displacements};
     return indexed(&x, oldtype, newtype);
 }
@@ -158,7 +158,7 @@ SKIFF_ALIAS(MPI_Type_create_hindexed)
 int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
                        MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    SKIFF_ENTER("MPI_Type_hindexed");
+    SKIFF_ENTER(MPI_Type_hindexed);
     struct indexed x = {count, array_of_blocklengths, 0, NULL, array_of_displacements};
     return indexed(&x, oldtype, newtype);
 }
@@ -167,7 +167,7 @@ SKIFF_ALIAS(MPI_Type_hindexed)
 int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    SKIFF_ENTER("MPI_Type_create_indexed_block");
+    SKIFF_ENTER(MPI_Type_create_indexed_block);
     struct indexed x = {count, NULL, blocklength, array_of_displacements, NULL};
     return indexed(&x, oldtype, newtype);
 }
@@ -176,7 +176,7 @@ SKIFF_ALIAS(MPI_Type_create_indexed_block)
 int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[],
                                     MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-    SKIFF_ENTER("MPI_Type_create_hindexed_block");
+    SKIFF_ENTER(MPI_Type_create_hindexed_block);
     struct indexed x = {count, NULL, blocklength, NULL, array_of_displacements};
     return indexed(&x, oldtype, newtype);
 }
@@ -220,7 +220,7 @@ static int create_struct(int count, const int blocklens[], const MPI_Aint displs
 int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
                             const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
-    SKIFF_ENTER("MPI_Type_create_struct");
+    SKIFF_ENTER(MPI_Type_create_struct);
     return create_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
 }
 SKIFF_ALIAS(MPI_Type_create_struct)
@@ -228,7 +228,7 @@ SKIFF_ALIAS(MPI_Type_create_struct)
 int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[],
                      MPI_Datatype array_of_types[], MPI_Datatype *newtype)
 {
-    SKIFF_ENTER("MPI_Type_struct");
+    SKIFF_ENTER(MPI_Type_struct);
     return create_struct(count, array_of_blocklengths, array_of_displacements, array_of_types, newtype);
 }
 SKIFF_ALIAS(MPI_Type_struct)
@@ -237,7 +237,7 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
 {
     const struct skiff_type *old = NULL;
     struct skiff_type *t = NULL;
-    SKIFF_ENTER("MPI_Type_create_resized");
+    SKIFF_ENTER(MPI_Type_create_resized);
     int rc;
     if ((rc = skiff_check_dtype(oldtype, 0, &old)) || (rc = check_out(newtype)) ||
         (rc = skiff_type_resized(old, lb, extent, &t)))

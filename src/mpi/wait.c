@@ -47,7 +47,7 @@ static inline int is_done(MPI_Request h)
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     struct skiff_request *r = NULL;
-    SKIFF_ENTER("MPI_Wait");
+    SKIFF_ENTER(MPI_Wait);
     SKIFF_REQUIRE_INIT();
     int rc = check_req(*request, &r);
     if (rc)
@@ -66,7 +66,7 @@ SKIFF_ALIAS(MPI_Wait)
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     struct skiff_request *r = NULL;
-    SKIFF_ENTER("MPI_Test");
+    SKIFF_ENTER(MPI_Test);
     SKIFF_REQUIRE_INIT();
     int rc = check_req(*request, &r);
     if (rc)
@@ -112,7 +112,7 @@ static int all_done(int count, MPI_Request reqs[])
 
 int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
 {
-    SKIFF_ENTER("MPI_Waitall");
+    SKIFF_ENTER(MPI_Waitall);
     SKIFF_REQUIRE_INIT();
     int rc = check_reqs(count, array_of_requests);
     if (rc)
@@ -127,7 +127,7 @@ SKIFF_ALIAS(MPI_Waitall)
 
 int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
 {
-    SKIFF_ENTER("MPI_Testall");
+    SKIFF_ENTER(MPI_Testall);
     SKIFF_REQUIRE_INIT();
     int rc = check_reqs(count, array_of_requests);
     if (rc)
@@ -170,7 +170,7 @@ static int finish_any(int i, MPI_Request reqs[], int *index, MPI_Status *status)
 
 int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
 {
-    SKIFF_ENTER("MPI_Waitany");
+    SKIFF_ENTER(MPI_Waitany);
     SKIFF_REQUIRE_INIT();
     int rc = check_reqs(count, array_of_requests);
     if (rc)
@@ -185,7 +185,7 @@ SKIFF_ALIAS(MPI_Waitany)
 
 int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
 {
-    SKIFF_ENTER("MPI_Testany");
+    SKIFF_ENTER(MPI_Testany);
     SKIFF_REQUIRE_INIT();
     int rc = check_reqs(count, array_of_requests);
     if (rc)
@@ -227,7 +227,7 @@ static int collect_some(int count, MPI_Request reqs[], int *outcount, int indice
 int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
                   MPI_Status array_of_statuses[])
 {
-    SKIFF_ENTER("MPI_Waitsome");
+    SKIFF_ENTER(MPI_Waitsome);
     SKIFF_REQUIRE_INIT();
     int rc = check_reqs(incount, array_of_requests);
     if (rc)
@@ -243,7 +243,7 @@ SKIFF_ALIAS(MPI_Waitsome)
 int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
                   MPI_Status array_of_statuses[])
 {
-    SKIFF_ENTER("MPI_Testsome");
+    SKIFF_ENTER(MPI_Testsome);
     SKIFF_REQUIRE_INIT();
     int rc = check_reqs(incount, array_of_requests);
     if (rc)
@@ -257,7 +257,7 @@ SKIFF_ALIAS(MPI_Testsome)
 int PMPI_Request_free(MPI_Request *request)
 {
     struct skiff_request *r = NULL;
-    SKIFF_ENTER("MPI_Request_free");
+    SKIFF_ENTER(MPI_Request_free);
     SKIFF_REQUIRE_INIT();
     int rc = check_req(*request, &r);
     if (!rc && !r)
@@ -277,7 +277,7 @@ SKIFF_ALIAS(MPI_Request_free)
 int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
     struct skiff_request *r = NULL;
-    SKIFF_ENTER("MPI_Request_get_status");
+    SKIFF_ENTER(MPI_Request_get_status);
     SKIFF_REQUIRE_INIT();
     int rc = check_req(request, &r);
     if (rc)
@@ -299,7 +299,7 @@ SKIFF_ALIAS(MPI_Request_get_status)
 int PMPI_Cancel(MPI_Request *request)
 {
     struct skiff_request *r = NULL;
-    SKIFF_ENTER("MPI_Cancel");
+    SKIFF_ENTER(MPI_Cancel);
     SKIFF_REQUIRE_INIT();
     int rc = check_req(*request, &r);
     if (!rc && !r)
@@ -314,6 +314,7 @@ SKIFF_ALIAS(MPI_Cancel)
 
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 {
+    SKIFF_ENTER(MPI_Test_cancelled);
     *flag = status->MPI_internal[SKIFF_ST_CANCELLED] != 0;
     return MPI_SUCCESS;
 }

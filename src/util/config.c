@@ -23,6 +23,8 @@ const struct skiff_config_row skiff_config_table[] = {
     {"SKIFF_TCP_EAGER", "65536", "largest message (bytes) sent eagerly over tcp; larger ones are striped over the rails after a handshake"},
     {"SKIFF_TCP_PIECE", "262144", "bytes of one piece of a striped message (pieces go to the rail with the shortest backlog)"},
     {"SKIFF_TCP_SOCKBUF", "0", "socket send and receive buffer bytes per rail; 0 leaves them to the kernel's autotuning, which sizes them to the measured bandwidth-delay product"},
+    {"SKIFF_PROFILE", "0", "1: every rank records count, time and message sizes of each MPI call; rank 0 writes one report at MPI_Finalize (docs/profiler.md)"},
+    {"SKIFF_PROFILE_FILE", "skiff-profile.<job>.txt", "path of the profile report that rank 0 writes (default: in the working directory, named after the job id, or rank 0's pid)"},
     {NULL, NULL, NULL},
 };
 
@@ -113,6 +115,10 @@ int skiff_config_load(void)
     rc |= get_size("SKIFF_TCP_EAGER", 65536, 0, 1 << 22, &c.tcp_eager);
     rc |= get_size("SKIFF_TCP_PIECE", 262144, 4096, 1 << 26, &c.tcp_piece);
     rc |= get_size("SKIFF_TCP_SOCKBUF", 0, 0, 1 << 30, &c.tcp_sockbuf);
+    rc |= get_int("SKIFF_PROFILE", 0, 0, 1, &c.profile);
+    c.profile_file = getenv("SKIFF_PROFILE_FILE");
+    if (c.profile_file && !*c.profile_file)
+        c.profile_file = NULL;
     c.progress_timeout = 0;
     if (t && *t) {
         char *end;

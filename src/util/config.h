@@ -20,6 +20,8 @@ struct skiff_config {
     size_t tcp_eager;           /* SKIFF_TCP_EAGER: largest message sent eagerly over tcp */
     size_t tcp_piece;           /* SKIFF_TCP_PIECE: bytes of one striped piece of a large message */
     size_t tcp_sockbuf;         /* SKIFF_TCP_SOCKBUF: socket buffer bytes (0: kernel autotuning) */
+    int profile;                /* SKIFF_PROFILE: 1 records every MPI call and writes a report at MPI_Finalize */
+    const char *profile_file;   /* SKIFF_PROFILE_FILE: the report's path (NULL: skiff-profile.<job>.txt) */
 };
 
 #define SKIFF_TR_SHM 0x1

@@ -1,0 +1,137 @@
+/* The profiler's recorder: a fixed table indexed by call id, filled by the spans that SKIFF_ENTER
+ * opens, and its start (MPI_Init) and end (MPI_Finalize). */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "boot/boot.h"
+#include "core/comm.h"
+#include "core/core.h"
+#include "core/datatype.h"
+#include "mpi/profile.h"
+#include "mpi/profile_table.h"
+#include "util/config.h"
+#include "util/timer.h"
+
+int skiff_prof_on;
+
+const char *const skiff_prof_names[SKIFF_PC_COUNT] = {
+#define SKIFF_PC_NAME(name) #name,
+    SKIFF_PROFILE_CALLS(SKIFF_PC_NAME)
+#undef SKIFF_PC_NAME
+};
+
+static struct skiff_prof_stat table[SKIFF_PC_COUNT];
+static int depth;          /* MPI calls under way: more than one only inside callbacks */
+static double call_start;  /* when the outermost call began */
+static double init_start;  /* when MPI_Init was called: the start of the wall time */
+
+static void add_time(struct skiff_prof_stat *st, double t)
+{
+    if (!st->calls || t < st->tmin)
+        st->tmin = t;
+    if (t > st->tmax)
+        st->tmax = t;
+    st->time += t;
+    st->calls++;
+}
+
+enum skiff_prof_state skiff_prof_enter(void)
+{
+    if (depth++)
+        return SKIFF_PROF_NESTED;
+    call_start = skiff_now();
+    return SKIFF_PROF_TIMED;
+}
+
+void skiff_prof_leave_slow(const struct skiff_prof_span *s)
+{
+    /* MPI_Finalize ends recording while its own span is open. */
+    if (!skiff_prof_on)
+        return;
+    depth--;
+    if (s->state == SKIFF_PROF_TIMED)
+        add_time(&table[s->id], skiff_now() - call_start);
+}
+
+void skiff_prof_msg_slow(enum skiff_prof_call id, size_t bytes)
+{
+    struct skiff_prof_stat *st = &table[id];
+    st->msgs++;
+    st->bytes += bytes;
+    st->hist[skiff_prof_bucket(bytes)]++;
+}
+
+size_t skiff_prof_bytes(int count, MPI_Datatype dt)
+{
+    const struct skiff_type *t = skiff_type_get(dt);
+    return t && count > 0 ? (size_t)count * t->size : 0;
+}
+
+size_t skiff_prof_vbytes(const int counts[], MPI_Datatype dt, MPI_Comm comm)
+{
+    const struct skiff_comm *c = skiff_comm_get(comm);
+    size_t sum = 0;
+    for (int i = 0; counts && c && i < c->size; i++)
+        sum += skiff_prof_bytes(counts[i], dt);
+    return sum;
+}
+
+size_t skiff_prof_own_bytes(const int counts[], MPI_Datatype dt, MPI_Comm comm)
+{
+    const struct skiff_comm *c = skiff_comm_get(comm);
+    return counts && c ? skiff_prof_bytes(counts[c->rank], dt) : 0;
+}
+
+void skiff_prof_init(enum skiff_prof_call id, double t_enter)
+{
+    if (!skiff_cfg.profile)
+        return;
+    memset(table, 0, sizeof table);
+    depth = 0;
+    init_start = t_enter;
+    add_time(&table[id], skiff_now() - t_enter);
+    skiff_prof_on = 1;
+}
+
+/* skiff's mpiexec names the job (16 hex digits); a one-rank job, or one started by another
+ * launcher, is named by rank 0's pid. */
+static void job_name(char *out, size_t len)
+{
+    if (skiff_boot.jobid == (uint64_t)getpid())
+        snprintf(out, len, "%d", (int)getpid());
+    else
+        snprintf(out, len, "%016llx", (unsigned long long)skiff_boot.jobid);
+}
+
+static void report(const struct skiff_prof_job *job)
+{
+    char name[32], path[4096];
+    job_name(name, sizeof name);
+    if (skiff_cfg.profile_file)
+        snprintf(path, sizeof path, "%s", skiff_cfg.profile_file);
+    else
+        snprintf(path, sizeof path, "skiff-profile.%s.txt", name);
+    skiff_prof_report(job, path, name);
+}
+
+void skiff_prof_finalize(void)
+{
+    if (!skiff_prof_on)
+        return;
+    double wall = skiff_now() - init_start;
+    /* Counted, not timed: its work comes after the report, and the wall time ends where it starts. */
+    add_time(&table[SKIFF_PC_MPI_Finalize], 0.0);
+    skiff_prof_on = 0;
+    depth = 0;
+    struct skiff_prof_job job = {0};
+    int rc = skiff_prof_gather(table, wall, &job);
+    if (rc) {
+        fprintf(stderr, "skiff profile: rank %d: gathering the tables at MPI_Finalize failed; no report\n",
+                skiff.rank);
+        return;
+    }
+    if (skiff.rank == 0)
+        report(&job);
+    skiff_prof_job_free(&job);
+}

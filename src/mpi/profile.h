@@ -1,0 +1,63 @@
+/* The built-in profiler (SKIFF_PROFILE=1; docs/profiler.md): what every entry point sees of it.
+ *
+ * SKIFF_ENTER (mpi_impl.h) opens a span on the entry point's stack; a cleanup attribute closes it at
+ * every return, so no entry point needs an exit hook of its own. With the profiler off, opening a
+ * span costs one predictable branch on skiff_prof_on and closing it a test of a local that is 0. */
+#ifndef SKIFF_PROFILE_H
+#define SKIFF_PROFILE_H
+
+#include <stddef.h>
+
+#include "mpi.h"
+#include "mpi/profile_calls.h"
+#include "util/arch.h"
+
+/* Set from the end of MPI_Init to the start of MPI_Finalize when SKIFF_PROFILE=1. */
+extern int skiff_prof_on;
+
+enum skiff_prof_state {
+    SKIFF_PROF_OFF,    /* profiler off when the call started */
+    SKIFF_PROF_NESTED, /* inside another MPI call (a user op, a callback): the outer call owns the time */
+    SKIFF_PROF_TIMED,  /* the outermost call: recorded when it returns */
+};
+
+struct skiff_prof_span {
+    enum skiff_prof_call id;
+    enum skiff_prof_state state;
+};
+
+enum skiff_prof_state skiff_prof_enter(void);
+void skiff_prof_leave_slow(const struct skiff_prof_span *s);
+void skiff_prof_msg_slow(enum skiff_prof_call id, size_t bytes);
+
+static inline void skiff_prof_leave(const struct skiff_prof_span *s)
+{
+    if (SKIFF_UNLIKELY(s->state != SKIFF_PROF_OFF))
+        skiff_prof_leave_slow(s);
+}
+
+#define SKIFF_PROF_SPAN(name)                                                                            \
+    __attribute__((cleanup(skiff_prof_leave))) const struct skiff_prof_span skiff_span_ = {              \
+        SKIFF_PC_##name, SKIFF_UNLIKELY(skiff_prof_on) ? skiff_prof_enter() : SKIFF_PROF_OFF}
+
+/* The current call moved one message of `bytes` bytes (evaluated only when the call is recorded). */
+#define SKIFF_PROFILE_MSG(bytes)                                                                         \
+    do {                                                                                                 \
+        if (SKIFF_UNLIKELY(skiff_span_.state == SKIFF_PROF_TIMED))                                       \
+            skiff_prof_msg_slow(skiff_span_.id, (bytes));                                                \
+    } while (0)
+
+/* Message sizes as the caller gave them: count elements of dt; the sum of counts[0..size of comm);
+ * counts[rank in comm]. Invalid arguments give 0 (the call's own checks report them). */
+size_t skiff_prof_bytes(int count, MPI_Datatype dt);
+size_t skiff_prof_vbytes(const int counts[], MPI_Datatype dt, MPI_Comm comm);
+size_t skiff_prof_own_bytes(const int counts[], MPI_Datatype dt, MPI_Comm comm);
+
+/* MPI_Init (id: which of the two) succeeded; t_enter is when it was called. Starts recording if
+ * SKIFF_PROFILE=1. */
+void skiff_prof_init(enum skiff_prof_call id, double t_enter);
+/* At the start of MPI_Finalize, while the library still runs: stops recording, gathers every rank's
+ * table to rank 0, which writes the report. Collective over MPI_COMM_WORLD when profiling. */
+void skiff_prof_finalize(void);
+
+#endif

@@ -1,0 +1,56 @@
+/* Every MPI call the profiler can record, one X(name) each: the list gives each call a small id
+ * (SKIFF_PC_MPI_X) that indexes a fixed table, so recording a call never looks up a string.
+ * An entry point whose SKIFF_ENTER names a call missing here does not compile. */
+#ifndef SKIFF_PROFILE_CALLS_H
+#define SKIFF_PROFILE_CALLS_H
+
+#define SKIFF_PROFILE_CALLS(X)                                                                           \
+    /* start-up, shut-down, environment */                                                               \
+    X(MPI_Init) X(MPI_Init_thread) X(MPI_Finalize) X(MPI_Abort) X(MPI_Query_thread) X(MPI_Is_thread_main)  \
+    X(MPI_Get_processor_name) X(MPI_Get_version) X(MPI_Get_library_version) X(MPI_Alloc_mem)             \
+    X(MPI_Free_mem)                                                                                      \
+    /* point-to-point */                                                                                 \
+    X(MPI_Send) X(MPI_Ssend) X(MPI_Rsend) X(MPI_Bsend) X(MPI_Isend) X(MPI_Issend) X(MPI_Irsend)          \
+    X(MPI_Ibsend) X(MPI_Buffer_attach) X(MPI_Buffer_detach) X(MPI_Recv) X(MPI_Irecv) X(MPI_Probe)        \
+    X(MPI_Iprobe) X(MPI_Sendrecv) X(MPI_Sendrecv_replace)                                                \
+    /* completion */                                                                                     \
+    X(MPI_Wait) X(MPI_Test) X(MPI_Waitall) X(MPI_Testall) X(MPI_Waitany) X(MPI_Testany) X(MPI_Waitsome)  \
+    X(MPI_Testsome) X(MPI_Request_free) X(MPI_Request_get_status) X(MPI_Cancel) X(MPI_Test_cancelled)    \
+    X(MPI_Get_count) X(MPI_Get_elements)                                                                 \
+    /* collectives */                                                                                    \
+    X(MPI_Barrier) X(MPI_Ibarrier) X(MPI_Bcast) X(MPI_Ibcast) X(MPI_Reduce) X(MPI_Ireduce)               \
+    X(MPI_Allreduce) X(MPI_Iallreduce) X(MPI_Gather) X(MPI_Gatherv) X(MPI_Scatter) X(MPI_Scatterv)       \
+    X(MPI_Allgather) X(MPI_Allgatherv) X(MPI_Alltoall) X(MPI_Alltoallv) X(MPI_Reduce_scatter)            \
+    X(MPI_Reduce_scatter_block) X(MPI_Scan) X(MPI_Exscan) X(MPI_Reduce_local)                            \
+    X(MPI_Op_create) X(MPI_Op_free) X(MPI_Op_commutative)                                                \
+    /* communicators, groups, topologies, attributes, errors */                                          \
+    X(MPI_Comm_rank) X(MPI_Comm_size) X(MPI_Comm_compare) X(MPI_Comm_group) X(MPI_Comm_test_inter)       \
+    X(MPI_Comm_set_name) X(MPI_Comm_get_name) X(MPI_Comm_dup) X(MPI_Comm_split) X(MPI_Comm_split_type)   \
+    X(MPI_Comm_create) X(MPI_Comm_free) X(MPI_Comm_create_keyval) X(MPI_Comm_free_keyval)                \
+    X(MPI_Comm_set_attr) X(MPI_Comm_get_attr) X(MPI_Comm_delete_attr) X(MPI_Comm_set_errhandler)         \
+    X(MPI_Comm_get_errhandler) X(MPI_Errhandler_free) X(MPI_Error_string) X(MPI_Error_class)             \
+    X(MPI_Group_size) X(MPI_Group_rank) X(MPI_Group_free) X(MPI_Group_compare)                           \
+    X(MPI_Group_translate_ranks) X(MPI_Group_incl) X(MPI_Group_excl) X(MPI_Group_range_incl)             \
+    X(MPI_Group_range_excl) X(MPI_Group_union) X(MPI_Group_intersection) X(MPI_Group_difference)         \
+    X(MPI_Cart_create) X(MPI_Cart_map) X(MPI_Cart_sub) X(MPI_Cart_coords) X(MPI_Cart_rank)               \
+    X(MPI_Cart_shift) X(MPI_Cart_get) X(MPI_Cartdim_get) X(MPI_Topo_test) X(MPI_Dims_create)             \
+    /* datatypes */                                                                                      \
+    X(MPI_Type_size) X(MPI_Type_get_name) X(MPI_Type_get_extent) X(MPI_Type_get_true_extent)             \
+    X(MPI_Type_extent) X(MPI_Type_lb) X(MPI_Type_ub) X(MPI_Type_commit) X(MPI_Type_free) X(MPI_Type_dup) \
+    X(MPI_Type_contiguous) X(MPI_Type_vector) X(MPI_Type_create_hvector) X(MPI_Type_hvector)             \
+    X(MPI_Type_indexed) X(MPI_Type_create_hindexed) X(MPI_Type_hindexed) X(MPI_Type_create_indexed_block) \
+    X(MPI_Type_create_hindexed_block) X(MPI_Type_create_struct) X(MPI_Type_struct)                       \
+    X(MPI_Type_create_resized) X(MPI_Pack) X(MPI_Unpack) X(MPI_Pack_size) X(MPI_Get_address) X(MPI_Address)
+
+enum skiff_prof_call {
+#define SKIFF_PC_ENUM(name) SKIFF_PC_##name,
+    SKIFF_PROFILE_CALLS(SKIFF_PC_ENUM)
+#undef SKIFF_PC_ENUM
+    SKIFF_PC_COUNT
+};
+
+/* The calls that are not recorded: they answer questions that are legal before MPI_Init and after
+ * MPI_Finalize, or read the clock the user times with, or belong to the tools interface. */
+#define SKIFF_PROFILE_UNRECORDED "MPI_Initialized, MPI_Finalized, MPI_Wtime, MPI_Wtick, MPI_T_*"
+
+#endif

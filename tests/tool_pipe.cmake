@@ -1,1 +1,55 @@
 # Tests of skiff-pipe (output parsed and checked)
+# Each runs tests/pipe/pipe_check.py: one small configuration of skiff-pipe, then checks of its data file
+# (columns, the NetPIPE size schedule, min <= avg <= max), its summary (latency, peak and N1/2 against the
+# data), integrity counts and exit statuses. Exit 77 = skipped (gnuplot or a peer's mpicc missing).
+find_package(Python3 COMPONENTS Interpreter)
+if(NOT Python3_FOUND)
+  message(STATUS "tests: python3 not found, skiff-pipe tests skipped")
+  return()
+endif()
+
+set(SKIFF_PIPE_CHECK ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/pipe/pipe_check.py)
+set(SKIFF_PIPE_LAUNCH "${SKIFF_MPIEXEC} -n 2 --timeout 120")
+
+# skiff_pipe_test(<name> <case> [skiff-pipe args...]): test pipe_<name>.
+function(skiff_pipe_test name case)
+  add_test(NAME pipe_${name}
+    COMMAND ${SKIFF_PIPE_CHECK} ${case} --pipe $<TARGET_FILE:skiff-pipe> --launch ${SKIFF_PIPE_LAUNCH} -- ${ARGN})
+  set_tests_properties(pipe_${name} PROPERTIES TIMEOUT 180 PROCESSORS 2 LABELS "tools;pipe" SKIP_RETURN_CODE 77)
+endfunction()
+
+#               name               case       skiff-pipe arguments
+# Timing modes over MPI, fixed repeats (and once adaptive) so that each takes well under a second.
+skiff_pipe_test(pingpong           timing     -q --end 64k --repeats 50)
+skiff_pipe_test(pingpong_adaptive  timing     -q --quick --end 16k)
+skiff_pipe_test(stream             timing     -q --stream --end 64k --repeats 50)
+skiff_pipe_test(bidir              timing     -q --bidir --end 64k --repeats 50)
+skiff_pipe_test(async              timing     -q --async --end 64k --repeats 50)
+skiff_pipe_test(stream_async       timing     -q --stream --async --end 64k --repeats 50)
+skiff_pipe_test(nocache            timing     -q --nocache --end 256k --repeats 20 --trials 3)
+skiff_pipe_test(offsets            timing     -q --soffset 3 --roffset 5 --pert 0 --start 16 --end 128k --repeats 20)
+# Every byte checked; the small --window makes the moving buffers wrap around many times.
+skiff_pipe_test(integrity          integrity  --end 1m --pert 3)
+skiff_pipe_test(integrity_stream   integrity  --stream --async --nocache --window 4m --soffset 1 --roffset 7 --end 512k)
+skiff_pipe_test(integrity_bidir    integrity  --bidir --async --end 512k --pert 1)
+# The checker must catch a flipped byte and fail the run.
+skiff_pipe_test(integrity_corrupt  corrupt    --end 64k)
+# Raw floors, without MPI.
+skiff_pipe_test(memcpy             memcpy     -q --quick --end 256k)
+skiff_pipe_test(tcp                tcp        -q --quick --end 256k)
+skiff_pipe_test(tcp_stream         tcp        -q --stream --quick --end 256k)
+# Charts and the command line.
+skiff_pipe_test(plot               plot       -q --end 16k --repeats 20)
+skiff_pipe_test(usage              usage)
+
+# The same sources with the peers' compiler wrappers (-Wall -Wextra -Werror), then a short run each.
+foreach(peer mpich openmpi)
+  if(peer STREQUAL "mpich")
+    set(_launch "env UCX_TLS=self,posix mpiexec.mpich -n 2")
+  else()
+    set(_launch "env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpiexec.openmpi --allow-run-as-root -n 2 --mca pml ob1 --mca btl self,vader --mca btl_vader_single_copy_mechanism none")
+  endif()
+  add_test(NAME pipe_build_${peer}
+    COMMAND ${SKIFF_PIPE_CHECK} peer --cc mpicc.${peer} --src ${PROJECT_SOURCE_DIR}/tools --launch ${_launch})
+  set_tests_properties(pipe_build_${peer} PROPERTIES TIMEOUT 300 PROCESSORS 2 LABELS "tools;pipe" SKIP_RETURN_CODE 77)
+endforeach()

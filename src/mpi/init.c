@@ -133,8 +133,8 @@ int PMPI_Get_library_version(char *version, int *resultlen)
 {
     SKIFF_ENTER(MPI_Get_library_version);
     int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
-                     "skiff %s (MPI %d.%d standard ABI subset; shared-memory transport)", SKIFF_VERSION, MPI_VERSION,
-                     MPI_SUBVERSION);
+                     "skiff %s (MPI %d.%d standard ABI subset; shared memory and tcp; built %s)", SKIFF_VERSION,
+                     MPI_VERSION, MPI_SUBVERSION, SKIFF_BUILD_INFO);
     *resultlen = n;
     return MPI_SUCCESS;
 }

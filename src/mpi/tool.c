@@ -97,9 +97,15 @@ int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosi
     if (cvar_index < 0 || cvar_index >= ncvars())
         return MPI_T_ERR_INVALID_INDEX;
     const char *n, *h;
+    char text[640];
     row_at(cvar_index, &n, &h);
+    /* A setting's description ends with its default, so tools can show both without a side table. */
+    if (cvar_index < nsettings())
+        snprintf(text, sizeof text, "%s [default: %s]", h, skiff_config_table[cvar_index].dflt);
+    else
+        snprintf(text, sizeof text, "%s", h);
     copy_out(name, name_len, n);
-    copy_out(desc, desc_len, h);
+    copy_out(desc, desc_len, text);
     if (verbosity)
         *verbosity = MPI_T_VERBOSITY_USER_BASIC;
     if (datatype)

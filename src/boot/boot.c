@@ -180,6 +180,15 @@ static int share_segment(void)
     return skiff_pmi_barrier(); /* leaders keep their descriptor open until everyone holds one */
 }
 
+/* This rank's node, its index there and the node's rank count, as the map says. */
+static int adopt_map(void)
+{
+    skiff_boot.node = skiff_boot.map.node[skiff_boot.rank];
+    skiff_boot.local_rank = skiff_boot.map.local[skiff_boot.rank];
+    skiff_boot.local_size = skiff_boot.map.local_count[skiff_boot.node];
+    return 0;
+}
+
 static int read_mapping(void)
 {
     char map[1024];
@@ -188,16 +197,11 @@ static int read_mapping(void)
         rc = skiff_nodemap_parse(&skiff_boot.map, skiff_boot.size, map);
     else
         rc = skiff_nodemap_single(&skiff_boot.map, skiff_boot.size);
-    if (rc)
-        return -1;
-    skiff_boot.node = skiff_boot.map.node[skiff_boot.rank];
-    skiff_boot.local_rank = skiff_boot.map.local[skiff_boot.rank];
-    skiff_boot.local_size = skiff_boot.map.local_count[skiff_boot.node];
-    return 0;
+    return rc ? -1 : adopt_map();
 }
 
 /* Identity that skiff's mpiexec hands down in PMI mode; other PMI launchers leave it to rank 0. */
-static int inherited_identity(void)
+static void inherited_identity(void)
 {
     uint64_t v;
     if (skiff_config_launch_var("SKIFF_SECRET") && parse_num("SKIFF_SECRET", 16, UINT64_MAX, &v) == 0)
@@ -206,7 +210,6 @@ static int inherited_identity(void)
         skiff_boot.jobid = v;
     if (skiff_config_launch_var("SKIFF_NODE_CPUS") && parse_num("SKIFF_NODE_CPUS", 10, 1 << 20, &v) == 0)
         skiff_boot.node_cpus = (int)v;
-    return 0;
 }
 
 static int init_pmi(void)
@@ -218,7 +221,8 @@ static int init_pmi(void)
     skiff_boot.size = size;
     skiff_boot.pmi = 1;
     skiff_boot.launched = 1;
-    if (inherited_identity() || read_mapping() || share_segment())
+    inherited_identity();
+    if (read_mapping() || share_segment())
         return -1;
     return 0;
 }
@@ -240,12 +244,8 @@ int skiff_boot_init(void)
         rc = -1;
     else
         rc = init_singleton();
-    if (rc == 0 && !skiff_boot.pmi) {
-        if (skiff_nodemap_single(&skiff_boot.map, skiff_boot.size))
-            rc = -1;
-        skiff_boot.local_rank = skiff_boot.rank;
-        skiff_boot.local_size = skiff_boot.size;
-    }
+    if (rc == 0 && !skiff_boot.pmi)
+        rc = skiff_nodemap_single(&skiff_boot.map, skiff_boot.size) ? -1 : adopt_map();
     if (rc == 0 && skiff_boot.node_cpus <= 0)
         skiff_boot.node_cpus = online_cpus();
     return rc;

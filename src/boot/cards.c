@@ -8,15 +8,9 @@
 
 #include "boot/boot.h"
 #include "boot/pmi.h"
+#include "util/timer.h"
 
 #define CARD_WAIT_SECONDS 60.0
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Every rank has the segment mapped; mpiexec kills the job if one dies, so waiting is bounded by
  * that, and by a timeout that names who is missing in case a rank never reaches MPI_Init. */
@@ -29,10 +23,10 @@ static int segment_exchange(const char *mine)
     }
     snprintf(skiff_job_card(h, (uint32_t)skiff_boot.rank), SKIFF_JOB_CARD, "%s", mine);
     atomic_fetch_add_explicit(&h->cards_ready, 1, memory_order_release);
-    double give_up = now() + CARD_WAIT_SECONDS;
+    double give_up = skiff_now() + CARD_WAIT_SECONDS;
     struct timespec nap = {0, 200000};
     while (atomic_load_explicit(&h->cards_ready, memory_order_acquire) < h->nranks) {
-        if (now() > give_up) {
+        if (skiff_now() > give_up) {
             fprintf(stderr, "skiff: rank %d: only %u of %u ranks published their addresses within %.0f s\n",
                     skiff_boot.rank, atomic_load(&h->cards_ready), h->nranks, CARD_WAIT_SECONDS);
             return -1;

@@ -85,20 +85,20 @@ int skiff_nodemap_parse(struct skiff_nodemap *m, int nranks, const char *mapping
             for (int n = 0; n < b[i].nodes && r < nranks; n++)
                 for (int k = 0; k < b[i].ppn && r < nranks; k++)
                     m->node[r++] = b[i].first + n;
-    index_nodes(m);
     /* Nodes no rank landed on would confuse every "ranks per node" computation: renumber densely. */
     int *dense = calloc((size_t)nnodes, sizeof *dense), next = 0;
     if (!dense) {
         skiff_nodemap_free(m);
         return -1;
     }
+    for (int i = 0; i < nranks; i++)
+        dense[m->node[i]] = 1;
     for (int n = 0; n < nnodes; n++)
-        dense[n] = m->local_count[n] ? next++ : -1;
+        dense[n] = dense[n] ? next++ : -1;
     for (int i = 0; i < nranks; i++)
         m->node[i] = dense[m->node[i]];
     free(dense);
     m->nnodes = next;
-    memset(m->local_count, 0, (size_t)nnodes * sizeof *m->local_count);
     index_nodes(m);
     return 0;
 }

@@ -81,8 +81,8 @@ static void poke(int peer)
     if (shm.poke_fd < 0)
         shm.poke_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     /* A full socket already holds a wake-up: losing this one is harmless. */
-    if (shm.poke_fd >= 0 && sendto(shm.poke_fd, &one, 1, MSG_DONTWAIT, (struct sockaddr *)&a, len) < 0) {
-    }
+    if (shm.poke_fd >= 0)
+        (void)sendto(shm.poke_fd, &one, 1, MSG_DONTWAIT, (struct sockaddr *)&a, len);
 }
 
 static void ring_bell(int peer)

@@ -39,7 +39,7 @@ void skiff_tcp_tune(int fd)
     }
 }
 
-static int listen_any(struct skiff_tcp *t)
+int skiff_tcp_listen(struct skiff_tcp *t)
 {
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY)};
     socklen_t len = sizeof a;
@@ -224,9 +224,4 @@ int skiff_tcp_connect_all(struct skiff_tcp *t)
         if (t->uses[p] && connect_out(t, p, t->peer[p].port))
             return -1;
     return accept_in(t) || await_answers(t) ? -1 : 0;
-}
-
-int skiff_tcp_listen(struct skiff_tcp *t)
-{
-    return listen_any(t);
 }

@@ -385,8 +385,10 @@ static void say_goodbye(void)
                 struct skiff_rail *r = &T->peer[p].rail[i];
                 if (backlog(r))
                     flush(r);
-                if (!backlog(r) && !r->shut)
-                    r->shut = !shutdown(r->fd, SHUT_WR) || 1;
+                if (!backlog(r) && !r->shut) {
+                    shutdown(r->fd, SHUT_WR);
+                    r->shut = 1;
+                }
                 open += !r->eof;
             }
         }

@@ -1,9 +1,11 @@
 #include "core/error.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "boot/boot.h"
@@ -102,6 +104,16 @@ _Noreturn void skiff_abort_job(int code, const char *why)
     /* Flush what the program printed so far; the launcher tears the other ranks down. */
     fflush(NULL);
     _exit(code & 0xff ? code & 0xff : 1);
+}
+
+_Noreturn void skiff_abort_job_peer_lost(const char *why)
+{
+    /* Nothing can progress without the peer, so sleeping costs nothing; a launcher that ends the job
+     * meanwhile kills us here. */
+    struct timespec ts = {SKIFF_DEAD_PEER_GRACE_MS / 1000, SKIFF_DEAD_PEER_GRACE_MS % 1000 * 1000000L};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+        ;
+    skiff_abort_job(1, why);
 }
 
 int skiff_err_handle(struct skiff_comm *comm, int code)

@@ -24,4 +24,13 @@ int skiff_err_handle(struct skiff_comm *comm, int code);
 /* Ends the whole job: tells the launcher and exits. */
 _Noreturn void skiff_abort_job(int code, const char *why);
 
+/* How long a rank that sees another rank die leaves the launcher to end the job: skiff's mpiexec,
+ * Hydra and srun see the death too, and when they end the job they name the rank that failed, where
+ * a bystander could only say that it lost a peer. */
+#define SKIFF_DEAD_PEER_GRACE_MS 1000
+
+/* A transport found a peer gone (connection reset or closed without goodbye): waits out the grace
+ * period, then ends the job with why. */
+_Noreturn void skiff_abort_job_peer_lost(const char *why);
+
 #endif

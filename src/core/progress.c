@@ -82,9 +82,8 @@ static void sleep_on_transports(struct skiff_waiter *w)
 }
 
 /* Only when idle: a launcher that went away, or a dead neighbour it did not clean up after. A
- * launcher that ends jobs itself (skiff's mpiexec, Hydra) gets a grace period to do so, so that it,
- * not a bystander, names the rank that failed. */
-#define DEAD_PEER_GRACE_SECONDS 1.0
+ * launcher that ends jobs itself (skiff's mpiexec, Hydra) gets SKIFF_DEAD_PEER_GRACE_MS to do so, so that
+ * it, not a bystander, names the rank that failed. */
 
 static void check_job_alive(void)
 {
@@ -99,7 +98,7 @@ static void check_job_alive(void)
     }
     if (seen_at == 0)
         seen_at = skiff_now();
-    if (skiff_now() - seen_at < DEAD_PEER_GRACE_SECONDS)
+    if (skiff_now() - seen_at < SKIFF_DEAD_PEER_GRACE_MS / 1000.0)
         return;
     snprintf(why, sizeof why, "rank %d %s", dead, aborted ? "aborted the job" : "died without calling MPI_Finalize");
     skiff_abort_job(1, why);

@@ -50,7 +50,7 @@ static _Noreturn void peer_lost(const struct skiff_rail *r, const char *how)
 {
     char why[200];
     snprintf(why, sizeof why, "tcp: rank %d (%s) %s: it died or was killed", r->peer, skiff_net_ntoa(r->theirs, 0), how);
-    skiff_abort_job(1, why);
+    skiff_abort_job_peer_lost(why);
 }
 
 static void queue_bytes(struct skiff_rail *r, const void *p, size_t n)

@@ -2,7 +2,8 @@
 # fault.sh MODE MPIEXEC PROGRAM NP
 # Runs a job that fails on purpose (see faulty.c) and checks what a user must be able to rely on:
 # the job ends within 5 s, mpiexec names the failing rank and how it failed, the exit code says so,
-# no process of the job survives, and nothing new appears in /dev/shm.
+# no process of the job survives, no process holds a socket the ranks had (faulty.c lists them), and
+# nothing new appears in /dev/shm.
 set -u
 mode=$1 mpiexec=$2 prog=$3 np=$4
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/skiff-fault.XXXXXX") || exit 2
@@ -53,6 +54,11 @@ done
 [ -z "$survivors" ] || fail "rank processes$survivors survived"
 elapsed=$(( $(date +%s) - start ))
 [ "$elapsed" -le 6 ] || fail "the job took ${elapsed}s to end (limit 5 s + 1 s slack)"
+# A socket lives while some process holds it: search every process's descriptors for the ranks'.
+inodes=$(sed -n 's/^rank [0-9]* sockets//p' "$tmp/out" | tr ' ' '\n' | grep . | sort -u)
+grep -q "^rank [0-9]* sockets" "$tmp/out" || fail "no rank listed its sockets"
+held=$(for i in $inodes; do ls -l /proc/[0-9]*/fd 2>/dev/null | grep -F "socket:[$i]" | head -1; done)
+[ -z "$held" ] || fail "sockets of the job are still held: $held"
 ls /dev/shm >"$tmp/shm.after" 2>/dev/null
 cmp -s "$tmp/shm.before" "$tmp/shm.after" || fail "/dev/shm changed: $(diff "$tmp/shm.before" "$tmp/shm.after")"
 
@@ -66,4 +72,4 @@ noexit) [ "$rc" -ne 0 ] || fail "exit code 0 for a rank that skipped MPI_Finaliz
 mpiexec-killed) ;;
 *) fail "unknown mode" ;;
 esac
-echo "OK fault $mode: exit $rc after ${elapsed}s, no survivors, /dev/shm unchanged"
+echo "OK fault $mode: exit $rc after ${elapsed}s, no survivors, no socket held ($(echo $inodes | wc -w) checked), /dev/shm unchanged"

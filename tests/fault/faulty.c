@@ -3,7 +3,11 @@
  *   abort     rank 1 calls MPI_Abort(MPI_COMM_WORLD, 7)
  *   noexit    rank 1 returns from main without MPI_Finalize
  *   hang      every rank blocks in MPI_Recv forever (for "mpiexec itself killed")
+ *   compute   every rank sleeps 60 s outside MPI, then finalizes (a job that cannot notice its
+ *             launcher dying until it calls MPI again: what skiff-clean is for)
  * The other ranks block in receives that never complete: only the launcher can end them. */
+#define _DEFAULT_SOURCE /* readlink, opendir under -std=c11 */
+#include <dirent.h>
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -31,6 +35,25 @@ static void stream_then_block(int rank, int fail_rank, const char *mode)
     MPI_Recv(buf, 1, MPI_BYTE, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
+/* The sockets this rank holds (tcp connections, the wake-up socket), as inode numbers: fault.sh checks
+ * that no process holds any of them once the job has ended. */
+static void print_sockets(int rank)
+{
+    char link[64], target[64];
+    printf("rank %d sockets", rank);
+    DIR *d = opendir("/proc/self/fd");
+    for (struct dirent *e; d && (e = readdir(d));) {
+        snprintf(link, sizeof link, "/proc/self/fd/%.16s", e->d_name);
+        ssize_t n = readlink(link, target, sizeof target - 1);
+        unsigned long ino;
+        if (n > 0 && (target[n] = '\0', sscanf(target, "socket:[%lu]", &ino) == 1))
+            printf(" %lu", ino);
+    }
+    if (d)
+        closedir(d);
+    printf("\n");
+}
+
 int main(int argc, char **argv)
 {
     int rank, size;
@@ -38,9 +61,12 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    print_sockets(rank);
     printf("rank %d pid %d ready\n", rank, (int)getpid());
     fflush(stdout);
-    if (strcmp(mode, "hang") == 0) {
+    if (strcmp(mode, "compute") == 0) {
+        sleep(60);
+    } else if (strcmp(mode, "hang") == 0) {
         char b;
         MPI_Recv(&b, 1, MPI_BYTE, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else {

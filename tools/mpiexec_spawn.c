@@ -63,6 +63,8 @@ bool job_segment_create(struct job *job)
     h->version = SKIFF_JOB_VERSION;
     h->nranks = (uint32_t)job->opt.nranks;
     h->jobid = job->jobid;
+    h->launcher_pid = (int32_t)getpid();
+    h->launcher_start = skiff_job_proc_start((int)getpid());
     atomic_store(&h->segment_size, size);
     for (int r = 0; r < job->opt.nranks; r++)
         atomic_store(&h->rank[r].state, SKIFF_RANK_STARTED);

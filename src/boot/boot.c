@@ -119,8 +119,12 @@ static int create_segment(int nlocal, char *val, size_t len)
             close(fd);
         return -1;
     }
+    /* The launcher that started this node's ranks is the leader's parent (Hydra's proxy, slurmstepd,
+     * skiff's mpiexec): skiff-clean checks it to tell a live job from leftovers. */
     *h = (struct skiff_job_header){.magic = SKIFF_JOB_MAGIC, .version = SKIFF_JOB_VERSION,
-                                   .nranks = (uint32_t)nlocal, .jobid = skiff_boot.jobid};
+                                   .nranks = (uint32_t)nlocal, .jobid = skiff_boot.jobid,
+                                   .launcher_pid = (int32_t)getppid(),
+                                   .launcher_start = skiff_job_proc_start((int)getppid())};
     munmap(h, hb);
     snprintf(val, len, "%d:%d", (int)getpid(), fd);
     return fd;

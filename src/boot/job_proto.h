@@ -20,15 +20,22 @@
  *   1  first version: magic, version, size, per-rank state and exit information.
  *   2  per-rank address cards (SKIFF_JOB_CARD bytes each) after rank[], and cards_ready: the
  *      transports that connect ranks by address (tcp) exchange them here when mpiexec started the job.
+ *   3  launcher_pid and launcher_start: who owns the job, so that skiff-clean can tell a live job
+ *      from ranks a dead launcher left behind (the start time guards against a reused pid).
  */
 #ifndef SKIFF_JOB_PROTO_H
 #define SKIFF_JOB_PROTO_H
 
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #define SKIFF_JOB_MAGIC   0x736b696666UL /* "skiff" */
-#define SKIFF_JOB_VERSION 2
+#define SKIFF_JOB_VERSION 3
 #define SKIFF_JOB_MAX_RANKS 4096
 #define SKIFF_JOB_CARD 512 /* bytes of one rank's address card, NUL included */
 
@@ -55,7 +62,10 @@ struct skiff_job_header {
     /* Ranks grow the file to this size or more; kept here so a debugger can see the whole layout. */
     _Atomic uint64_t segment_size;
     _Atomic uint32_t cards_ready; /* ranks that have written their card */
-    uint32_t pad;
+    /* mpiexec itself, or under a PMI launcher the node leader's parent (Hydra's proxy, slurmstepd);
+     * 0 for a singleton. launcher_start is its start time (skiff_job_proc_start). */
+    int32_t launcher_pid;
+    uint64_t launcher_start;
     struct skiff_job_rank rank[]; /* nranks entries, then nranks cards of SKIFF_JOB_CARD bytes */
 };
 
@@ -69,6 +79,29 @@ static inline uint64_t skiff_job_header_size(uint32_t nranks)
 static inline char *skiff_job_card(struct skiff_job_header *h, uint32_t rank)
 {
     return (char *)&h->rank[h->nranks] + (uint64_t)rank * SKIFF_JOB_CARD;
+}
+
+/* When process pid started (clock ticks since boot, field 22 of /proc/<pid>/stat), or 0 if it does not
+ * exist or has already exited (a zombie). A pid and its start time name a process for good: pids are
+ * reused, the pair is not. */
+static inline uint64_t skiff_job_proc_start(int pid)
+{
+    char path[32], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
+    if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
+        return 0;
+    for (int field = 2; p && field < 22; field++)
+        p = strchr(p + 1, ' ');
+    return p ? strtoull(p + 1, NULL, 10) : 0;
 }
 
 #endif

@@ -64,21 +64,23 @@ const struct skiff_fbox_entry *skiff_fbox_peek(struct skiff_fbox_rx *rx)
         const struct skiff_fbox_entry *e = (const struct skiff_fbox_entry *)(rx->ring + off);
         if (atomic_load_explicit(&e->seq, memory_order_acquire) != seq_at(rx->pos))
             return NULL;
-        if (e->plen == SKIFF_FBOX_PAD) {
+        uint32_t plen = e->plen;
+        if (plen == SKIFF_FBOX_PAD) {
             clear_tail(rx, off, rx->size - off);
             rx->pos += rx->size - off;
             continue;
         }
         /* The sender is a peer process: never trust a length that would read past the ring. */
-        if (SKIFF_FBOX_ENTRY_HDR + (size_t)e->plen > rx->size - off)
+        if (SKIFF_FBOX_ENTRY_HDR + (size_t)plen > rx->size - off)
             return SKIFF_FBOX_CORRUPT;
+        rx->len = plen;
         return e;
     }
 }
 
-void skiff_fbox_pop(struct skiff_fbox_rx *rx, const struct skiff_fbox_entry *e)
+void skiff_fbox_pop(struct skiff_fbox_rx *rx)
 {
-    size_t bytes = entry_bytes(e->plen);
+    size_t bytes = entry_bytes(rx->len);
     clear_tail(rx, (size_t)(rx->pos & (rx->size - 1)), bytes);
     rx->pos += bytes;
     atomic_store_explicit(&rx->ctl->consumed, rx->pos, memory_order_release);

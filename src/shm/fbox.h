@@ -23,6 +23,7 @@ struct skiff_fbox_rx {
     struct skiff_fbox_ctl *ctl;
     size_t size;
     uint64_t pos; /* bytes consumed */
+    size_t len;   /* payload bytes of the entry peek returned, read once: the peer may rewrite it */
 };
 
 /* Largest payload one entry can carry in a ring of this size (a quarter, so the ring pipelines). */
@@ -33,9 +34,11 @@ static inline size_t skiff_fbox_max_payload(size_t ring_size)
 
 int skiff_fbox_push(struct skiff_fbox_tx *tx, const struct skiff_hdr *h, const void *payload, size_t len);
 
-/* The next entry, or NULL if none has been published. Returns (void *)-1 for a corrupt entry. */
+/* The next entry, or NULL if none has been published. Returns (void *)-1 for a corrupt entry. Its
+ * payload length, checked against the ring, is rx->len: use that, never the entry's own field. */
 const struct skiff_fbox_entry *skiff_fbox_peek(struct skiff_fbox_rx *rx);
-void skiff_fbox_pop(struct skiff_fbox_rx *rx, const struct skiff_fbox_entry *e);
+/* Consumes the entry peek returned. */
+void skiff_fbox_pop(struct skiff_fbox_rx *rx);
 
 #define SKIFF_FBOX_CORRUPT ((const struct skiff_fbox_entry *)(uintptr_t)-1)
 

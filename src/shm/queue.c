@@ -54,3 +54,15 @@ struct skiff_cell *skiff_cell_alloc(struct skiff_cell_pool *p)
     }
     return NULL;
 }
+
+int skiff_cell_check(const struct skiff_shm_layout *l, const unsigned char *base, uint64_t off, int *owner,
+                     size_t *len)
+{
+    uint64_t rel = off - l->off_cells;
+    if (off < l->off_cells || rel % l->cell_stride != 0 || rel / l->cell_stride >= (uint64_t)l->nranks * l->ncells)
+        return -1;
+    *owner = (int)(rel / l->cell_stride / l->ncells);
+    uint32_t plen = ((const struct skiff_cell *)(const void *)(base + off))->plen;
+    *len = plen;
+    return plen > l->cell_payload ? -2 : 0;
+}

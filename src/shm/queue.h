@@ -17,6 +17,13 @@ static inline int skiff_queue_empty(struct skiff_shm_mailbox *mb)
     return atomic_load_explicit(&mb->head, memory_order_acquire) == 0;
 }
 
+/* Decodes the cell a peer queued at offset off: a peer cannot make us touch memory outside the cell
+ * pools nor read past a cell. Gives the owning (node-local) rank and the payload length, read once
+ * (the peer could rewrite the cell). Returns 0, -1 for a bad offset (*owner untouched) or -2 for a
+ * length beyond the cell (in *len). */
+int skiff_cell_check(const struct skiff_shm_layout *l, const unsigned char *base, uint64_t off, int *owner,
+                     size_t *len);
+
 /* A sender's view of its own pool of cells. */
 struct skiff_cell_pool {
     unsigned char *first; /* first cell of this rank's pool */

@@ -22,6 +22,7 @@
 #include "shm/doorbell.h"
 #include "shm/fbox.h"
 #include "shm/queue.h"
+#include "util/arch.h"
 #include "util/config.h"
 #include "util/log.h"
 
@@ -143,20 +144,11 @@ static int drain_fbox(int peer)
     while ((e = skiff_fbox_peek(rx)) != NULL) {
         if (e == SKIFF_FBOX_CORRUPT)
             corrupt("fast box entry length", peer, 0);
-        skiff_core_incoming(shm.world[peer], &e->hdr, e->payload, e->plen);
-        skiff_fbox_pop(rx, e);
+        skiff_core_incoming(shm.world[peer], &e->hdr, e->payload, rx->len);
+        skiff_fbox_pop(rx);
         n++;
     }
     return n;
-}
-
-/* Which rank owns the cell at off; a peer cannot make us touch memory outside the cell pools. */
-static int cell_owner(uint64_t off)
-{
-    uint64_t rel = off - shm.l.off_cells;
-    if (off < shm.l.off_cells || rel % shm.l.cell_stride != 0 || rel / shm.l.cell_stride >= (uint64_t)shm.n * shm.l.ncells)
-        corrupt("queue cell offset", -1, off);
-    return (int)(rel / shm.l.cell_stride / shm.l.ncells);
 }
 
 static int drain_queue(void)
@@ -164,12 +156,14 @@ static int drain_queue(void)
     int n = 0;
     uint64_t off;
     while ((off = skiff_queue_pop(shm.base, &shm.mailbox[shm.me])) != 0) {
-        int peer = cell_owner(off);
+        int peer = -1;
+        size_t len = 0;
+        int bad = skiff_cell_check(&shm.l, shm.base, off, &peer, &len);
+        if (SKIFF_UNLIKELY(bad))
+            corrupt(bad == -1 ? "queue cell offset" : "queue cell length", peer, bad == -1 ? off : len);
         struct skiff_cell *c = (struct skiff_cell *)(shm.base + off);
-        if (c->plen > shm.l.cell_payload)
-            corrupt("queue cell length", peer, c->plen);
         n += drain_fbox(peer); /* everything the peer put in its fast box precedes this cell */
-        skiff_core_incoming(shm.world[peer], &c->hdr, c->payload, c->plen);
+        skiff_core_incoming(shm.world[peer], &c->hdr, c->payload, len);
         atomic_store_explicit(&fctl(peer, shm.me)->q_done, ++shm.q_recv[peer], memory_order_release);
         skiff_cell_release(c);
         n++;
@@ -334,7 +328,7 @@ static void setup_pairs(void)
 {
     for (int p = 0; p < shm.n; p++) {
         shm.tx[p] = (struct skiff_fbox_tx){fring(shm.me, p), fctl(shm.me, p), shm.l.fbox_size, 0, 0};
-        shm.rx[p] = (struct skiff_fbox_rx){fring(p, shm.me), fctl(p, shm.me), shm.l.fbox_size, 0};
+        shm.rx[p] = (struct skiff_fbox_rx){.ring = fring(p, shm.me), .ctl = fctl(p, shm.me), .size = shm.l.fbox_size};
     }
     shm.pool = (struct skiff_cell_pool){pool_of(shm.me), shm.l.cell_stride, shm.l.ncells, 0};
 }

@@ -27,7 +27,7 @@ static int setup(void **state)
     p->ring = aligned_alloc(64, RING);
     memset(p->ring, 0, RING);
     p->tx = (struct skiff_fbox_tx){p->ring, &p->ctl, RING, 0, 0};
-    p->rx = (struct skiff_fbox_rx){p->ring, &p->ctl, RING, 0};
+    p->rx = (struct skiff_fbox_rx){.ring = p->ring, .ctl = &p->ctl, .size = RING};
     *state = p;
     return 0;
 }
@@ -64,7 +64,7 @@ static void pop_one(struct pair *p, unsigned seq, size_t len)
     assert_int_equal(e->plen, len);
     fill(want, len, seq);
     assert_memory_equal(e->payload, want, len);
-    skiff_fbox_pop(&p->rx, e);
+    skiff_fbox_pop(&p->rx);
 }
 
 static void pop_any(struct pair *p)
@@ -72,7 +72,7 @@ static void pop_any(struct pair *p)
     const struct skiff_fbox_entry *e = skiff_fbox_peek(&p->rx);
     assert_non_null(e);
     assert_ptr_not_equal(e, SKIFF_FBOX_CORRUPT);
-    skiff_fbox_pop(&p->rx, e);
+    skiff_fbox_pop(&p->rx);
 }
 
 static void empty_ring_has_nothing(void **state)
@@ -104,7 +104,7 @@ static void full_ring_pushes_back_until_consumed(void **state)
     assert_int_equal(n, RING / 64); /* header-only entries take one cache line each */
     const struct skiff_fbox_entry *e = skiff_fbox_peek(&p->rx);
     assert_non_null(e);
-    skiff_fbox_pop(&p->rx, e);
+    skiff_fbox_pop(&p->rx);
     assert_int_equal(skiff_fbox_push(&p->tx, &h, NULL, 0), 0);
     assert_int_equal(skiff_fbox_push(&p->tx, &h, NULL, 0), -EAGAIN);
 }

@@ -252,8 +252,10 @@ static bool judge(const struct job *job, int r, int ws, char *msg, size_t len, i
     uint32_t state = rank_state(job, r, &code);
     char who[320];
     rank_who(job, r, who, sizeof who);
-    if (state == SKIFF_RANK_ABORTED) {
-        snprintf(msg, len, "%s aborted the job with code %d (MPI_Abort or a fatal MPI error, see above)", who, code);
+    if (state == SKIFF_RANK_ABORTED || state == SKIFF_RANK_LOST_PEER) {
+        snprintf(msg, len, "%s %s with code %d (%s, see above)", who,
+                 state == SKIFF_RANK_ABORTED ? "aborted the job" : "ended the job", code,
+                 state == SKIFF_RANK_ABORTED ? "MPI_Abort or a fatal MPI error" : "it lost a peer");
         *status = (code & 0xff) ? (code & 0xff) : 1; /* an aborted job never looks successful */
         return true;
     }
@@ -339,15 +341,27 @@ void job_rank_aborted(struct job *job, int r)
 
 /* ---- events ----------------------------------------------------------------------------------- */
 
+/* A rank that ended the job because a peer vanished is fallout: when the peer's death is reaped in
+ * the same round, the peer must be judged first, so that it is the one named. */
+static bool is_fallout(const struct job *job, int r)
+{
+    return rank_state(job, r, NULL) == SKIFF_RANK_LOST_PEER;
+}
+
 static void reap(struct job *job)
 {
-    int ws;
+    enum { BATCH = 64 };
+    int ws[BATCH], rank[BATCH], n;
     pid_t pid;
-    while ((pid = waitpid(-1, &ws, WNOHANG)) > 0) {
-        int r = rank_of_pid(job, pid);
-        if (r >= 0)
-            on_rank_exit(job, r, ws);
-    }
+    do {
+        for (n = 0; n < BATCH && (pid = waitpid(-1, &ws[n], WNOHANG)) > 0;)
+            if ((rank[n] = rank_of_pid(job, pid)) >= 0)
+                n++;
+        for (int pass = 0; pass < 2; pass++)
+            for (int i = 0; i < n; i++)
+                if (is_fallout(job, rank[i]) == (pass == 1))
+                    on_rank_exit(job, rank[i], ws[i]);
+    } while (n == BATCH);
     /* Processes that dying ranks leave behind are reparented to us during teardown: they get the
      * same treatment now rather than at the next deadline. */
     if (job->phase == PHASE_KILLING)

@@ -54,7 +54,7 @@ static struct {
 
 static const char *state_name(uint32_t s)
 {
-    static const char *const names[] = {"started", "in MPI", "finalized", "aborted"};
+    static const char *const names[] = {"started", "in MPI", "finalized", "aborted", "lost a peer"};
     return s < sizeof names / sizeof names[0] ? names[s] : "unknown";
 }
 

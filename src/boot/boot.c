@@ -353,7 +353,7 @@ int skiff_boot_dead_peer(int *aborted)
             continue;
         struct skiff_job_rank *jr = &skiff_boot.hdr->rank[skiff_boot.map.local[r]];
         uint32_t st = atomic_load_explicit(&jr->state, memory_order_acquire);
-        *aborted = st == SKIFF_RANK_ABORTED;
+        *aborted = st == SKIFF_RANK_ABORTED || st == SKIFF_RANK_LOST_PEER;
         if (*aborted || (st == SKIFF_RANK_INITIALIZED && jr->pid > 0 && kill(jr->pid, 0) != 0 && errno == ESRCH))
             return r;
     }

@@ -21,7 +21,8 @@
  *   2  per-rank address cards (SKIFF_JOB_CARD bytes each) after rank[], and cards_ready: the
  *      transports that connect ranks by address (tcp) exchange them here when mpiexec started the job.
  *   3  launcher_pid and launcher_start: who owns the job, so that skiff-clean can tell a live job
- *      from ranks a dead launcher left behind (the start time guards against a reused pid).
+ *      from ranks a dead launcher left behind (the start time guards against a reused pid); the
+ *      state SKIFF_RANK_LOST_PEER.
  */
 #ifndef SKIFF_JOB_PROTO_H
 #define SKIFF_JOB_PROTO_H
@@ -45,6 +46,7 @@ enum skiff_rank_state {
     SKIFF_RANK_INITIALIZED,   /* inside MPI: exiting now is a failure */
     SKIFF_RANK_FINALIZED,     /* called MPI_Finalize: a clean exit */
     SKIFF_RANK_ABORTED,       /* called MPI_Abort or hit a fatal MPI error; abort_code holds the code */
+    SKIFF_RANK_LOST_PEER,     /* ended the job because a peer vanished: fallout, the peer is the cause */
 };
 
 struct skiff_job_rank {

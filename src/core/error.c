@@ -94,16 +94,22 @@ int skiff_err_string(int code, char *str)
     return 0;
 }
 
-_Noreturn void skiff_abort_job(int code, const char *why)
+/* Says why on stderr, records how this rank ended for the launcher, and exits. */
+static _Noreturn void end_job(int code, const char *why, enum skiff_rank_state state)
 {
     char line[256];
     int n = snprintf(line, sizeof line, "skiff: rank %d: %s: ending the job (exit code %d)\n", skiff.rank, why, code);
     ssize_t w = write(STDERR_FILENO, line, (size_t)n);
     (void)w;
-    skiff_boot_set_state(SKIFF_RANK_ABORTED, code);
+    skiff_boot_set_state(state, code);
     /* Flush what the program printed so far; the launcher tears the other ranks down. */
     fflush(NULL);
     _exit(code & 0xff ? code & 0xff : 1);
+}
+
+_Noreturn void skiff_abort_job(int code, const char *why)
+{
+    end_job(code, why, SKIFF_RANK_ABORTED);
 }
 
 _Noreturn void skiff_abort_job_peer_lost(const char *why)
@@ -113,7 +119,7 @@ _Noreturn void skiff_abort_job_peer_lost(const char *why)
     struct timespec ts = {SKIFF_DEAD_PEER_GRACE_MS / 1000, SKIFF_DEAD_PEER_GRACE_MS % 1000 * 1000000L};
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
         ;
-    skiff_abort_job(1, why);
+    end_job(1, why, SKIFF_RANK_LOST_PEER); /* so the launcher blames the peer if it sees both */
 }
 
 int skiff_err_handle(struct skiff_comm *comm, int code)

@@ -13,15 +13,17 @@ struct seg {
 };
 
 static struct {
-    char *base;
+    char *base; /* MPI_BUFFER_AUTOMATIC: each message gets an allocation of its own */
     size_t size;
     struct seg *used;
 } bb;
 
 int skiff_bsend_attach(void *buf, size_t size)
 {
+    if (bb.base == MPI_BUFFER_AUTOMATIC)
+        return skiff_err(MPI_ERR_BUFFER, "MPI_BUFFER_AUTOMATIC is already attached: detach it first");
     if (bb.base)
-        return skiff_err(MPI_ERR_BUFFER, "a buffer of %zu bytes is already attached", bb.size);
+        return skiff_err(MPI_ERR_BUFFER, "a buffer of %zu bytes is already attached: detach it first", bb.size);
     bb.base = buf;
     bb.size = size;
     bb.used = NULL;
@@ -40,9 +42,24 @@ int skiff_bsend_detach(void **buf, size_t *size)
     return MPI_SUCCESS;
 }
 
+/* The copy lives right after its segment record. */
+static struct seg *take_automatic(size_t len)
+{
+    struct seg *n = malloc(sizeof *n + len);
+    if (n) {
+        n->off = 0;
+        n->len = len;
+        n->next = bb.used;
+        bb.used = n;
+    }
+    return n;
+}
+
 /* First fit between the segments in use. */
 static struct seg *take_space(size_t len)
 {
+    if (bb.base == MPI_BUFFER_AUTOMATIC)
+        return take_automatic(len);
     size_t off = 0;
     struct seg **link = &bb.used;
     for (struct seg *s = bb.used; s; link = &s->next, s = s->next) {
@@ -86,12 +103,17 @@ int skiff_bsend(const void *buf, size_t count, const struct skiff_type *t, int d
 {
     size_t bytes = skiff_type_packed_size(t, count);
     size_t len = (bytes + 63) & ~(size_t)63; /* keep copies cache-line aligned */
+    if (!bb.base)
+        return skiff_err(MPI_ERR_BUFFER, "no buffer is attached for the %zu bytes to rank %d, tag %d: call "
+                         "MPI_Buffer_attach first", bytes, dest, tag);
     struct seg *s = take_space(len ? len : 64);
+    if (!s && bb.base == MPI_BUFFER_AUTOMATIC)
+        return skiff_err(MPI_ERR_NO_MEM, "cannot allocate %zu bytes to buffer the message to rank %d", bytes, dest);
     if (!s)
         return skiff_err(MPI_ERR_BUFFER,
                          "no room for %zu bytes in the attached buffer (%zu bytes, %zu in use) for rank %d, tag %d",
                          bytes, bb.size, used_bytes(), dest, tag);
-    char *copy = bb.base + s->off;
+    char *copy = bb.base == MPI_BUFFER_AUTOMATIC ? (char *)(s + 1) : bb.base + s->off;
     skiff_type_pack(buf, count, t, copy);
     struct skiff_request *r;
     int rc = skiff_send_start(copy, bytes, dest, tag, c, c->ctx, SKIFF_SEND_STANDARD, 0, &r);

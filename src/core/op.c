@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <wchar.h>
 
+#include "core/datatype.h"
 #include "core/error.h"
+#include "util/arch.h"
 
 /* Types by the ops they admit (MPI-4.1 section 6.9.2). X(handle, C type). */
 #define INT_TYPES(X)                                                                                    \
@@ -174,15 +176,28 @@ static int dispatch(MPI_Op op, const void *in, void *inout, size_t n, MPI_Dataty
            complex_ops(op, in, inout, n, dt) || location(op, in, inout, n, dt);
 }
 
+static int invalid_op(MPI_Op op)
+{
+    if (op == MPI_OP_NULL)
+        return skiff_err(MPI_ERR_OP, "invalid op MPI_OP_NULL");
+    if (op == MPI_REPLACE || op == MPI_NO_OP)
+        return skiff_err(MPI_ERR_OP, "%s is only for one-sided accumulates, not for reductions", skiff_op_name(op));
+    return skiff_err(MPI_ERR_OP, "invalid op (not an op, or already freed)");
+}
+
+/* MPI-4.1 6.9.2: the predefined ops are defined on predefined datatypes only (unlike accumulates,
+ * reductions take no derived type built of one basic type). */
 int skiff_op_check(MPI_Op op, MPI_Datatype dt)
 {
-    if (!skiff_op_valid(op))
-        return skiff_err(MPI_ERR_OP, "%s cannot be used in a reduction", skiff_op_name(op));
-    if (skiff_op_user(op))
+    if (SKIFF_UNLIKELY(!skiff_op_valid(op)))
+        return invalid_op(op);
+    if (skiff_op_user(op) || SKIFF_LIKELY(dispatch(op, NULL, NULL, 0, dt)))
         return MPI_SUCCESS;
-    if (!dispatch(op, NULL, NULL, 0, dt))
-        return skiff_err(MPI_ERR_OP, "%s is not defined for this datatype", skiff_op_name(op));
-    return MPI_SUCCESS;
+    const struct skiff_type *t = skiff_type_get(dt);
+    if (t && !t->predefined)
+        return skiff_err(MPI_ERR_OP, "%s is defined on predefined datatypes only, and this one is derived (a "
+                                     "user-defined op can reduce it)", skiff_op_name(op));
+    return skiff_err(MPI_ERR_OP, "%s is not defined for %s", skiff_op_name(op), t ? t->name : "this datatype");
 }
 
 void skiff_op_apply(MPI_Op op, const void *in, void *inout, size_t count, MPI_Datatype dt)

@@ -27,6 +27,7 @@ struct skiff_request {
     uint8_t kind, state;
     uint8_t freed;     /* MPI_Request_free called: release when complete */
     uint8_t cancelled;
+    uint8_t listed;    /* seen earlier in the array a Wait/Test call is checking (duplicates) */
     struct skiff_comm *comm;
     int peer;          /* rank in comm, or MPI_ANY_SOURCE */
     int world_peer;    /* job rank of the peer once known */
@@ -53,14 +54,17 @@ struct skiff_request *skiff_req_lookup(uint64_t id);
 void skiff_req_foreach(void (*fn)(struct skiff_request *r, void *arg), void *arg);
 void skiff_req_finalize(void);
 
-/* Request handle <-> object. */
+/* Request handle <-> object. The handle is the id, not the address: a copy kept after the request
+ * was released, or a made-up value, finds nothing (NULL, as MPI_REQUEST_NULL does) instead of the
+ * next request to reuse the slot. Ids have gen >= 1, so none equals MPI_REQUEST_NULL. */
+_Static_assert(sizeof(MPI_Request) >= sizeof(uint64_t), "a request handle must hold a 64-bit id");
 static inline MPI_Request skiff_req_handle(struct skiff_request *r)
 {
-    return (MPI_Request)(void *)r;
+    return (MPI_Request)(uintptr_t)skiff_req_id(r);
 }
 static inline struct skiff_request *skiff_req_of(MPI_Request h)
 {
-    return h == MPI_REQUEST_NULL ? NULL : (struct skiff_request *)(void *)h;
+    return skiff_req_lookup((uint64_t)(uintptr_t)h);
 }
 
 #endif

@@ -34,10 +34,24 @@ static int *predefined(int keyval)
     }
 }
 
-static int read_only(int keyval)
+/* keyval is one that predefined() answers: MPI_TAG_UB .. MPI_LASTUSEDCODE, consecutive in mpi.h. */
+static const char *predefined_name(int keyval)
 {
-    return skiff_err(MPI_ERR_KEYVAL, "keyval %d is a predefined attribute: it cannot be set, deleted or freed",
-                     keyval);
+    static const char *const names[] = {"MPI_TAG_UB",        "MPI_IO",     "MPI_HOST",        "MPI_WTIME_IS_GLOBAL",
+                                        "MPI_UNIVERSE_SIZE", "MPI_APPNUM", "MPI_LASTUSEDCODE"};
+    return names[keyval - MPI_TAG_UB];
+}
+
+/* A keyval the user may set, delete or free: predefined ones are read-only, MPI_KEYVAL_INVALID is no keyval;
+ * the others are checked by core/attr.c. */
+static int check_user_keyval(int keyval)
+{
+    if (SKIFF_UNLIKELY(predefined(keyval)))
+        return skiff_err(MPI_ERR_KEYVAL, "keyval %d (%s) is predefined: it cannot be set, deleted or freed", keyval,
+                         predefined_name(keyval));
+    if (SKIFF_UNLIKELY(keyval == MPI_KEYVAL_INVALID))
+        return skiff_err(MPI_ERR_KEYVAL, "invalid keyval MPI_KEYVAL_INVALID");
+    return MPI_SUCCESS;
 }
 
 int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
@@ -46,7 +60,9 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
 {
     SKIFF_ENTER(MPI_Comm_create_keyval);
     SKIFF_REQUIRE_INIT();
-    int rc = skiff_keyval_create(comm_copy_attr_fn, comm_delete_attr_fn, extra_state, comm_keyval);
+    int rc = skiff_check_ptr(comm_keyval, "comm_keyval");
+    if (!rc)
+        rc = skiff_keyval_create(comm_copy_attr_fn, comm_delete_attr_fn, extra_state, comm_keyval);
     return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Comm_create_keyval)
@@ -55,7 +71,9 @@ int PMPI_Comm_free_keyval(int *comm_keyval)
 {
     SKIFF_ENTER(MPI_Comm_free_keyval);
     SKIFF_REQUIRE_INIT();
-    int rc = predefined(*comm_keyval) ? read_only(*comm_keyval) : skiff_keyval_free(*comm_keyval);
+    int rc = skiff_check_ptr(comm_keyval, "comm_keyval");
+    if (!rc && !(rc = check_user_keyval(*comm_keyval)))
+        rc = skiff_keyval_free(*comm_keyval);
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
     *comm_keyval = MPI_KEYVAL_INVALID;
@@ -69,8 +87,8 @@ int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
     SKIFF_ENTER(MPI_Comm_set_attr);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
-    if (!rc)
-        rc = predefined(comm_keyval) ? read_only(comm_keyval) : skiff_attr_set(c, comm_keyval, attribute_val);
+    if (!rc && !(rc = check_user_keyval(comm_keyval)))
+        rc = skiff_attr_set(c, comm_keyval, attribute_val);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Comm_set_attr)
@@ -81,6 +99,8 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int 
     SKIFF_ENTER(MPI_Comm_get_attr);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
+    if (!rc && !(rc = skiff_check_ptr(attribute_val, "attribute_val")))
+        rc = skiff_check_ptr(flag, "flag");
     if (rc)
         return skiff_fail(comm, rc);
     /* attribute_val is really a void **: the standard's C binding types it void * for Fortran's sake. */
@@ -101,8 +121,8 @@ int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
     SKIFF_ENTER(MPI_Comm_delete_attr);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
-    if (!rc)
-        rc = predefined(comm_keyval) ? read_only(comm_keyval) : skiff_attr_delete(c, comm_keyval);
+    if (!rc && !(rc = check_user_keyval(comm_keyval)))
+        rc = skiff_attr_delete(c, comm_keyval);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Comm_delete_attr)

@@ -7,19 +7,26 @@
 
 static int check_cart(struct skiff_comm *c, const struct skiff_topo **t)
 {
-    if (!c->topo || c->topo->kind != MPI_CART)
+    if (SKIFF_UNLIKELY(!c->topo || c->topo->kind != MPI_CART))
         return skiff_err(MPI_ERR_TOPOLOGY, "communicator %s has no Cartesian topology", skiff_comm_label(c));
     *t = c->topo;
     return MPI_SUCCESS;
 }
 
-/* The grid must fit into the parent communicator. */
-static int check_grid(const struct skiff_comm *c, int ndims, const int *dims, int *cells)
+/* An array with one entry per dimension of the grid. */
+static int check_array(int ndims, const void *array, const char *name)
 {
+    return ndims > 0 ? skiff_check_ptr(array, name) : MPI_SUCCESS;
+}
+
+/* The grid must fit into the parent communicator. */
+static int check_grid(const struct skiff_comm *c, int ndims, const int *dims, const int *periods, int *cells)
+{
+    int rc;
     if (ndims < 0)
         return skiff_err(MPI_ERR_ARG, "invalid number of dimensions %d", ndims);
-    if (ndims > 0 && !dims)
-        return skiff_err(MPI_ERR_ARG, "dims is NULL for %d dimensions", ndims);
+    if ((rc = check_array(ndims, dims, "dims")) || (rc = check_array(ndims, periods, "periods")))
+        return rc;
     for (int d = 0; d < ndims; d++)
         if (dims[d] <= 0)
             return skiff_err(MPI_ERR_DIMS, "dims[%d] = %d (extents must be >= 1)", d, dims[d]);
@@ -72,8 +79,8 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     SKIFF_ENTER(MPI_Cart_create);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm_old, &c);
-    if (!rc)
-        rc = check_grid(c, ndims, dims, &cells);
+    if (!rc && !(rc = check_grid(c, ndims, dims, periods, &cells)))
+        rc = skiff_check_ptr(comm_cart, "comm_cart");
     if (rc)
         return skiff_fail(comm_old, rc);
     int *order = malloc(sizeof(int) * (size_t)c->size), *world = malloc(sizeof(int) * (size_t)c->size);
@@ -95,15 +102,15 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
 {
     struct skiff_comm *c = NULL;
     int cells = 0;
-    (void)periods;
     SKIFF_ENTER(MPI_Cart_map);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
-    if (!rc)
-        rc = check_grid(c, ndims, dims, &cells);
-    int *order = rc ? NULL : malloc(sizeof(int) * (size_t)c->size);
-    if (!rc)
-        rc = order ? placement(c, 1, order) : skiff_err(MPI_ERR_NO_MEM, "out of memory");
+    if (!rc && !(rc = check_grid(c, ndims, dims, periods, &cells)))
+        rc = skiff_check_ptr(newrank, "newrank");
+    if (rc)
+        return skiff_fail(comm, rc);
+    int *order = malloc(sizeof(int) * (size_t)c->size);
+    rc = order ? placement(c, 1, order) : skiff_err(MPI_ERR_NO_MEM, "out of memory");
     /* The rank MPI_Cart_create with reorder would give this process. */
     *newrank = MPI_UNDEFINED;
     for (int i = 0; !rc && i < cells; i++)
@@ -121,8 +128,8 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     SKIFF_ENTER(MPI_Cart_sub);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
-    if (!rc)
-        rc = check_cart(c, &t);
+    if (!rc && !(rc = check_cart(c, &t)) && !(rc = check_array(t->ndims, remain_dims, "remain_dims")))
+        rc = skiff_check_ptr(newcomm, "newcomm");
     if (rc)
         return skiff_fail(comm, rc);
     /* Every process knows the whole grid, so the sub-grids need no exchange: only the context id is agreed. */
@@ -150,6 +157,13 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 }
 SKIFF_ALIAS(MPI_Cart_sub)
 
+static int check_maxdims(const struct skiff_topo *t, int maxdims)
+{
+    if (SKIFF_UNLIKELY(maxdims < t->ndims))
+        return skiff_err(MPI_ERR_ARG, "maxdims %d is less than the %d dimensions of the grid", maxdims, t->ndims);
+    return MPI_SUCCESS;
+}
+
 int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 {
     struct skiff_comm *c = NULL;
@@ -157,11 +171,11 @@ int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
     SKIFF_ENTER(MPI_Cart_coords);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
-    if (!rc && !(rc = check_cart(c, &t)) && (rank < 0 || rank >= c->size))
+    if (!rc && !(rc = check_cart(c, &t)) && SKIFF_UNLIKELY(rank < 0 || rank >= c->size))
         rc = skiff_err(MPI_ERR_RANK, "invalid rank %d (communicator %s has %d ranks)", rank, skiff_comm_label(c),
                        c->size);
-    if (!rc && maxdims < t->ndims)
-        rc = skiff_err(MPI_ERR_ARG, "maxdims %d is less than the %d dimensions of the grid", maxdims, t->ndims);
+    if (!rc && !(rc = check_maxdims(t, maxdims)))
+        rc = check_array(t->ndims, coords, "coords");
     if (rc)
         return skiff_fail(comm, rc);
     skiff_cart_coords(t, rank, coords);
@@ -175,11 +189,16 @@ int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
     const struct skiff_topo *t = NULL;
     SKIFF_ENTER(MPI_Cart_rank);
     SKIFF_REQUIRE_INIT();
-    int rc = skiff_check_comm(comm, &c), bad = 0;
-    if (!rc && !(rc = check_cart(c, &t)) && (*rank = skiff_cart_rank(t, coords, &bad)) < 0)
+    int rc = skiff_check_comm(comm, &c), bad = 0, r = 0;
+    if (!rc && !(rc = check_cart(c, &t)) && !(rc = check_array(t->ndims, coords, "coords")))
+        rc = skiff_check_ptr(rank, "rank");
+    if (!rc && SKIFF_UNLIKELY((r = skiff_cart_rank(t, coords, &bad)) < 0))
         rc = skiff_err(MPI_ERR_ARG, "coords[%d] = %d is off the grid (dimension %d has extent %d and does not wrap)",
                        bad, coords[bad], bad, t->dims[bad]);
-    return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
+    if (rc)
+        return skiff_fail(comm, rc);
+    *rank = r;
+    return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Cart_rank)
 
@@ -190,8 +209,10 @@ int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, in
     SKIFF_ENTER(MPI_Cart_shift);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
-    if (!rc && !(rc = check_cart(c, &t)) && (direction < 0 || direction >= t->ndims))
+    if (!rc && !(rc = check_cart(c, &t)) && SKIFF_UNLIKELY(direction < 0 || direction >= t->ndims))
         rc = skiff_err(MPI_ERR_ARG, "invalid direction %d (the grid has %d dimensions)", direction, t->ndims);
+    if (!rc && !(rc = skiff_check_ptr(rank_source, "rank_source")))
+        rc = skiff_check_ptr(rank_dest, "rank_dest");
     if (rc)
         return skiff_fail(comm, rc);
     skiff_cart_shift(t, c->rank, direction, disp, rank_source, rank_dest);
@@ -206,8 +227,9 @@ int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coo
     SKIFF_ENTER(MPI_Cart_get);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
-    if (!rc && !(rc = check_cart(c, &t)) && maxdims < t->ndims)
-        rc = skiff_err(MPI_ERR_ARG, "maxdims %d is less than the %d dimensions of the grid", maxdims, t->ndims);
+    if (!rc && !(rc = check_cart(c, &t)) && !(rc = check_maxdims(t, maxdims)) &&
+        !(rc = check_array(t->ndims, dims, "dims")) && !(rc = check_array(t->ndims, periods, "periods")))
+        rc = check_array(t->ndims, coords, "coords");
     if (rc)
         return skiff_fail(comm, rc);
     for (int d = 0; d < t->ndims; d++) {
@@ -226,8 +248,8 @@ int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
     SKIFF_ENTER(MPI_Cartdim_get);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
-    if (!rc)
-        rc = check_cart(c, &t);
+    if (!rc && !(rc = check_cart(c, &t)))
+        rc = skiff_check_ptr(ndims, "ndims");
     if (rc)
         return skiff_fail(comm, rc);
     *ndims = t->ndims;
@@ -241,6 +263,8 @@ int PMPI_Topo_test(MPI_Comm comm, int *status)
     SKIFF_ENTER(MPI_Topo_test);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
+    if (!rc)
+        rc = skiff_check_ptr(status, "status");
     if (rc)
         return skiff_fail(comm, rc);
     *status = c->topo ? c->topo->kind : MPI_UNDEFINED;
@@ -252,7 +276,10 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 {
     SKIFF_ENTER(MPI_Dims_create);
     SKIFF_REQUIRE_INIT();
-    int rc = skiff_dims_create(nnodes, ndims, dims);
+    /* A negative ndims is left to skiff_dims_create, which names it. */
+    int rc = check_array(ndims, dims, "dims");
+    if (!rc)
+        rc = skiff_dims_create(nnodes, ndims, dims);
     return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Dims_create)

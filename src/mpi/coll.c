@@ -15,41 +15,132 @@ static int check_block(int count, MPI_Datatype dt, const struct skiff_type **t)
     return rc ? rc : skiff_check_dtype(dt, 1, t);
 }
 
-static int check_root(const struct skiff_comm *c, int root)
+/* A buffer that is to hold `count` elements. NULL is MPI_BOTTOM: valid when the datatype's
+ * displacements are absolute addresses. */
+static int check_buf(const void *buf, size_t count, const struct skiff_type *t, const char *name)
 {
-    if (root >= 0 && root < c->size)
+    if (SKIFF_LIKELY(buf || !count || !t->size || t->true_lb))
         return MPI_SUCCESS;
-    return skiff_err(MPI_ERR_ROOT, "invalid root %d (communicator %s has %d ranks)", root, c->name, c->size);
+    return skiff_err(MPI_ERR_BUFFER, "%s is NULL but is to hold %zu elements", name, count);
 }
 
-/* What a reduction runs on: count elements of a basic type (or of the user's type, for user ops),
- * starting at the data of the buffers. Derived types must be contiguous: a predefined op then runs
- * on their basic elements. */
+/* One side of a transfer: count, datatype, and the buffer of count elements. */
+static int check_side(const void *buf, int count, MPI_Datatype dt, const char *name, const struct skiff_type **t)
+{
+    int rc = check_block(count, dt, t);
+    return rc ? rc : check_buf(buf, (size_t)count, *t, name);
+}
+
+static int check_root(const struct skiff_comm *c, int root)
+{
+    if (SKIFF_LIKELY(root >= 0 && root < c->size))
+        return MPI_SUCCESS;
+    return skiff_err(MPI_ERR_ROOT, "invalid root %d (communicator %s has %d ranks)", root, skiff_comm_label(c),
+                     c->size);
+}
+
+/* For a buffer of a call (or of a rank) that has no in-place form. */
+static int no_in_place(const void *buf, const char *name)
+{
+    if (SKIFF_LIKELY(buf != MPI_IN_PLACE))
+        return MPI_SUCCESS;
+    return skiff_err(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE, which this call does not allow there", name);
+}
+
+/* MPI forbids aliasing an output buffer with another argument; the same address for both buffers is
+ * the usual slip for MPI_IN_PLACE. NULL is MPI_BOTTOM, where the datatypes say where data goes. */
+static int check_alias(const void *in, const void *out, int nonempty, const char *fix)
+{
+    if (SKIFF_LIKELY(in != out || !in || !nonempty))
+        return MPI_SUCCESS;
+    return skiff_err(MPI_ERR_BUFFER, "the input and output buffers are the same address %p: %s", out, fix);
+}
+
+#define FIX_SENDBUF "pass MPI_IN_PLACE as sendbuf instead"
+#define FIX_RECVBUF "pass MPI_IN_PLACE as recvbuf instead"
+
+/* A per-rank counts array and its displacements (displs_name NULL: none). Checked in full before
+ * anything is staged; *total is the sum of the counts. */
+static int check_counts(const int counts[], const int displs[], int n, const char *counts_name,
+                        const char *displs_name, size_t *total)
+{
+    int rc = skiff_check_ptr(counts, counts_name);
+    if (!rc && displs_name)
+        rc = skiff_check_ptr(displs, displs_name);
+    *total = 0;
+    for (int i = 0; !rc && i < n; i++) {
+        if (SKIFF_UNLIKELY(counts[i] < 0))
+            rc = skiff_err(MPI_ERR_COUNT, "invalid %s[%d] = %d (must be >= 0)", counts_name, i, counts[i]);
+        else
+            *total += (size_t)counts[i];
+    }
+    return rc;
+}
+
+/* What a rooted call (gather, scatter, reduce) knows once its common checks pass. */
+struct rooted {
+    struct skiff_comm *c;
+    int is_root;
+    int in_place; /* the root gave MPI_IN_PLACE for its own block */
+};
+
+/* The checks every rooted call starts with. own: the buffer of this rank's block (sendbuf; recvbuf
+ * for scatter), which only the root may give as MPI_IN_PLACE; all: the root's buffer for every
+ * rank's blocks, which never may be. */
+static int check_rooted(MPI_Comm comm, int root, const void *own, const void *all, int scatter, struct rooted *x)
+{
+    const char *own_name = scatter ? "recvbuf" : "sendbuf", *all_name = scatter ? "sendbuf" : "recvbuf";
+    int rc = skiff_check_comm(comm, &x->c);
+    if (!rc)
+        rc = check_root(x->c, root);
+    if (rc)
+        return rc;
+    x->is_root = x->c->rank == root;
+    x->in_place = own == MPI_IN_PLACE;
+    if (SKIFF_UNLIKELY(x->in_place && !x->is_root))
+        return skiff_err(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE, which only the root (rank %d) may give; this is rank %d",
+                         own_name, root, x->c->rank);
+    if (SKIFF_UNLIKELY(x->is_root && all == MPI_IN_PLACE))
+        return skiff_err(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE at the root: the in-place form gives it as %s", all_name,
+                         own_name);
+    return MPI_SUCCESS;
+}
+
+/* What a reduction runs on: count elements of dt, starting at the data of the buffers. A predefined
+ * op takes a predefined datatype; a user op may take a derived one, if it is contiguous. */
 struct red {
     size_t count;
     MPI_Datatype dt;
     ptrdiff_t shift; /* from the user's buffer to the first byte of data */
+    const struct skiff_type *t;
 };
 
 static int check_reduction(int count, MPI_Datatype dt, MPI_Op op, struct red *red)
 {
-    const struct skiff_type *t = NULL;
-    int rc = check_block(count, dt, &t);
+    int rc = check_block(count, dt, &red->t);
+    if (!rc)
+        rc = skiff_op_check(op, dt);
     if (rc)
         return rc;
-    *red = (struct red){(size_t)count, dt, 0};
-    if (!t->predefined) {
-        if (!t->contiguous || (!skiff_op_user(op) && t->basic == MPI_DATATYPE_NULL))
-            return skiff_err(MPI_ERR_TYPE, "reductions need a contiguous datatype%s (this one has %zu bytes of data "
-                                           "in an extent of %zu)",
-                             skiff_op_user(op) ? "" : " of one basic type", t->size, t->extent);
-        red->shift = t->true_lb;
-        if (!skiff_op_user(op)) {
-            red->count = (size_t)count * t->nbasic;
-            red->dt = t->basic;
-        }
-    }
-    return skiff_op_check(op, red->dt);
+    if (SKIFF_UNLIKELY(!red->t->contiguous && !red->t->predefined))
+        return skiff_err(MPI_ERR_TYPE, "skiff reduces only contiguous derived datatypes (this one has %zu bytes of "
+                                       "data in an extent of %zu)", red->t->size, red->t->extent);
+    *red = (struct red){(size_t)count, dt, red->t->true_lb, red->t};
+    return MPI_SUCCESS;
+}
+
+/* The buffers of a reduction every rank receives from: recvbuf holds out elements, sendbuf in (or is
+ * MPI_IN_PLACE: its data is in recvbuf). */
+static int check_red_bufs(const void *sendbuf, const void *recvbuf, size_t in, size_t out, const struct red *red)
+{
+    int rc = no_in_place(recvbuf, "recvbuf");
+    if (!rc && sendbuf == MPI_IN_PLACE)
+        return check_buf(recvbuf, in > out ? in : out, red->t, "recvbuf");
+    if (!rc)
+        rc = check_buf(sendbuf, in, red->t, "sendbuf");
+    if (!rc)
+        rc = check_buf(recvbuf, out, red->t, "recvbuf");
+    return rc ? rc : check_alias(sendbuf, recvbuf, in && out, FIX_SENDBUF);
 }
 
 static const void *shifted(const void *buf, const struct red *red)
@@ -58,17 +149,103 @@ static const void *shifted(const void *buf, const struct red *red)
 }
 
 /* The block each rank contributes must match what the receiver expects per rank. */
-static int check_match(size_t sent, size_t expected, const char *what)
+static int check_match(size_t sent, size_t expected)
 {
-    if (sent == expected)
+    if (SKIFF_LIKELY(sent == expected))
         return MPI_SUCCESS;
-    return skiff_err(MPI_ERR_TRUNCATE, "%s: this rank's block is %zu bytes, the receive block is %zu", what, sent,
-                     expected);
+    return skiff_err(MPI_ERR_TRUNCATE, "the blocks differ: %zu bytes sent per rank, %zu bytes received (the type "
+                                       "signatures must match)", sent, expected);
 }
 
 static size_t packed(const struct skiff_type *t, int count)
 {
     return skiff_type_packed_size(t, (size_t)count);
+}
+
+/* One side of a transfer as the user gave it; the checks set t. */
+struct side {
+    const void *buf;
+    int count;
+    MPI_Datatype dt;
+    const struct skiff_type *t;
+};
+
+/* The same for a side with per-rank counts and displacements; the checks set t and total. */
+struct vside {
+    const void *buf;
+    const int *counts, *displs;
+    MPI_Datatype dt;
+    const struct skiff_type *t;
+    size_t total;
+};
+
+static int check_vside(struct vside *v, int n, const char *buf_name, const char *counts_name,
+                       const char *displs_name)
+{
+    int rc = check_counts(v->counts, v->displs, n, counts_name, displs_name, &v->total);
+    if (!rc)
+        rc = skiff_check_dtype(v->dt, 1, &v->t);
+    return rc ? rc : check_buf(v->buf, v->total, v->t, buf_name);
+}
+
+/* The root's side of a gather or scatter: count elements for every rank, or with v (the v-variants)
+ * v->counts[i] at v->displs[i]. *mine: the count of the root's own block. */
+static int check_root_blocks(struct side *all, struct vside *v, const struct skiff_comm *c, int scatter, int *mine)
+{
+    const char *name = scatter ? "sendbuf" : "recvbuf";
+    int rc;
+    if (v) {
+        rc = check_vside(v, c->size, name, scatter ? "sendcounts" : "recvcounts", "displs");
+        all->t = v->t;
+        *mine = rc ? 0 : v->counts[c->rank];
+        return rc;
+    }
+    *mine = all->count;
+    rc = check_block(all->count, all->dt, &all->t);
+    return rc ? rc : check_buf(all->buf, (size_t)all->count * (size_t)c->size, all->t, name);
+}
+
+/* The checks of gather and scatter, which mirror each other: own is this rank's block (gather: sent;
+ * scatter: received), all (or v) the root's blocks for every rank. */
+static int check_rooted_blocks(struct side *own, struct side *all, struct vside *v, int root, MPI_Comm comm,
+                               int scatter, struct rooted *x)
+{
+    int mine = 0, rc = check_rooted(comm, root, own->buf, all->buf, scatter, x);
+    if (!rc && !x->in_place)
+        rc = check_side(own->buf, own->count, own->dt, scatter ? "recvbuf" : "sendbuf", &own->t);
+    if (rc || !x->is_root)
+        return rc;
+    rc = check_root_blocks(all, v, x->c, scatter, &mine);
+    if (rc || x->in_place)
+        return rc;
+    rc = check_alias(own->buf, all->buf, own->count > 0 && mine > 0, scatter ? FIX_RECVBUF : FIX_SENDBUF);
+    if (rc)
+        return rc;
+    size_t own_bytes = packed(own->t, own->count), root_bytes = packed(all->t, mine);
+    return scatter ? check_match(root_bytes, own_bytes) : check_match(own_bytes, root_bytes);
+}
+
+/* The checks of allgather and alltoall: every rank receives (never in place) and sends (unless
+ * sendbuf is MPI_IN_PLACE) blocks of the same signature. */
+static int check_all_blocks(struct side *s, struct side *r, MPI_Comm comm, struct skiff_comm **c)
+{
+    int rc = skiff_check_comm(comm, c);
+    if (!rc)
+        rc = no_in_place(r->buf, "recvbuf");
+    if (!rc)
+        rc = check_side(r->buf, r->count, r->dt, "recvbuf", &r->t);
+    if (rc || s->buf == MPI_IN_PLACE)
+        return rc;
+    rc = check_side(s->buf, s->count, s->dt, "sendbuf", &s->t);
+    if (!rc)
+        rc = check_alias(s->buf, r->buf, s->count > 0 && r->count > 0, FIX_SENDBUF);
+    return rc ? rc : check_match(packed(s->t, s->count), packed(r->t, r->count));
+}
+
+/* The request pointer of a nonblocking call: checked before anything starts, so an error leaks nothing. */
+static int check_request(MPI_Comm comm, const MPI_Request *request)
+{
+    return SKIFF_LIKELY(request != NULL) ? MPI_SUCCESS : skiff_fail(comm, skiff_check_ptr(request, "request"));
 }
 
 /* The profiler's message size for a call with two sides: this rank's block on side a, or on side b
@@ -98,7 +275,10 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     struct skiff_request *r = NULL;
     SKIFF_ENTER(MPI_Ibarrier);
     SKIFF_REQUIRE_INIT();
-    int rc = skiff_check_comm(comm, &c);
+    int rc = check_request(comm, request);
+    if (rc)
+        return rc;
+    rc = skiff_check_comm(comm, &c);
     if (!rc)
         rc = skiff_coll_barrier(c, &r);
     if (rc)
@@ -130,8 +310,8 @@ static int bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
     int rc;
-    if ((rc = skiff_check_comm(comm, &c)) || (rc = check_block(count, dt, &t)) || (rc = check_root(c, root)) ||
-        (rc = skiff_check_typed_buf(buf, count, t)))
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = check_root(c, root)) || (rc = no_in_place(buf, "buffer")) ||
+        (rc = check_side(buf, count, dt, "buffer", &t)))
         return skiff_fail(comm, rc);
     struct skiff_stage *st = malloc(sizeof *st);
     if (!st)
@@ -167,7 +347,9 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
     SKIFF_ENTER(MPI_Ibcast);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
-    int rc = bcast(buffer, count, datatype, root, comm, &r);
+    int rc = check_request(comm, request);
+    if (!rc)
+        rc = bcast(buffer, count, datatype, root, comm, &r);
     if (!rc)
         *request = skiff_req_handle(r);
     return rc;
@@ -177,18 +359,20 @@ SKIFF_ALIAS(MPI_Ibcast)
 static int reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
                   struct skiff_request **r)
 {
-    struct skiff_comm *c = NULL;
+    struct rooted x = {0};
     struct red red;
-    int rc;
-    if ((rc = skiff_check_comm(comm, &c)) || (rc = check_reduction(count, dt, op, &red)) ||
-        (rc = check_root(c, root)))
+    int rc = check_rooted(comm, root, sendbuf, recvbuf, 0, &x);
+    if (!rc)
+        rc = check_reduction(count, dt, op, &red);
+    if (!rc)
+        rc = x.is_root ? check_red_bufs(sendbuf, recvbuf, (size_t)count, (size_t)count, &red)
+                       : check_buf(sendbuf, (size_t)count, red.t, "sendbuf");
+    if (rc)
         return skiff_fail(comm, rc);
-    if (sendbuf == MPI_IN_PLACE) {
-        if (c->rank != root)
-            return skiff_fail(comm, skiff_err(MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root (%d)", root));
+    if (x.in_place)
         sendbuf = recvbuf;
-    }
-    rc = skiff_coll_reduce(shifted(sendbuf, &red), (void *)shifted(recvbuf, &red), red.count, red.dt, op, root, c, r);
+    rc = skiff_coll_reduce(shifted(sendbuf, &red), (void *)shifted(recvbuf, &red), red.count, red.dt, op, root, x.c,
+                           r);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 
@@ -209,7 +393,9 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
     SKIFF_ENTER(MPI_Ireduce);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
-    int rc = reduce(sendbuf, recvbuf, count, datatype, op, root, comm, &r);
+    int rc = check_request(comm, request);
+    if (!rc)
+        rc = reduce(sendbuf, recvbuf, count, datatype, op, root, comm, &r);
     if (!rc)
         *request = skiff_req_handle(r);
     return rc;
@@ -222,7 +408,8 @@ static int allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     struct skiff_comm *c = NULL;
     struct red red;
     int rc;
-    if ((rc = skiff_check_comm(comm, &c)) || (rc = check_reduction(count, dt, op, &red)))
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = check_reduction(count, dt, op, &red)) ||
+        (rc = check_red_bufs(sendbuf, recvbuf, (size_t)count, (size_t)count, &red)))
         return skiff_fail(comm, rc);
     const void *in = shifted(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, &red);
     rc = skiff_coll_allreduce(in, (void *)shifted(recvbuf, &red), red.count, red.dt, op, c, r);
@@ -245,7 +432,9 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     SKIFF_ENTER(MPI_Iallreduce);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
-    int rc = allreduce(sendbuf, recvbuf, count, datatype, op, comm, &r);
+    int rc = check_request(comm, request);
+    if (!rc)
+        rc = allreduce(sendbuf, recvbuf, count, datatype, op, comm, &r);
     if (!rc)
         *request = skiff_req_handle(r);
     return rc;
@@ -255,31 +444,21 @@ SKIFF_ALIAS(MPI_Iallreduce)
 int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    struct skiff_comm *c = NULL;
-    const struct skiff_type *st = NULL, *rt = NULL;
+    struct rooted x = {0};
+    struct side own = {sendbuf, sendcount, sendtype, NULL}, all = {recvbuf, recvcount, recvtype, NULL};
     struct skiff_stage in = {0}, out = {0};
     SKIFF_ENTER(MPI_Gather);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
-    int rc = skiff_check_comm(comm, &c);
-    if (!rc)
-        rc = check_root(c, root);
-    int is_root = !rc && c->rank == root, in_place = is_root && sendbuf == MPI_IN_PLACE;
-    if (!rc && !in_place)
-        rc = check_block(sendcount, sendtype, &st);
-    if (!rc && is_root) {
-        rc = check_block(recvcount, recvtype, &rt);
-        if (!rc && !in_place)
-            rc = check_match(packed(st, sendcount), packed(rt, recvcount), "gather");
-    }
-    if (!rc && !in_place)
-        rc = skiff_stage_send(&in, sendbuf, (size_t)sendcount, st);
-    if (!rc && is_root)
-        rc = skiff_stage_recv(&out, recvbuf, (size_t)recvcount * (size_t)c->size, rt, in_place ? root : -1,
+    int rc = check_rooted_blocks(&own, &all, NULL, root, comm, 0, &x);
+    if (!rc && !x.in_place)
+        rc = skiff_stage_send(&in, sendbuf, (size_t)sendcount, own.t);
+    if (!rc && x.is_root)
+        rc = skiff_stage_recv(&out, recvbuf, (size_t)recvcount * (size_t)x.c->size, all.t, x.in_place ? root : -1,
                               (size_t)recvcount);
     if (!rc)
-        rc = skiff_coll_gather(in_place ? NULL : in.data, is_root ? packed(rt, recvcount) : packed(st, sendcount),
-                               out.data, root, c);
+        rc = skiff_coll_gather(x.in_place ? NULL : in.data,
+                               x.is_root ? packed(all.t, recvcount) : packed(own.t, sendcount), out.data, root, x.c);
     skiff_stage_done(&in, 0);
     skiff_stage_done(&out, !rc);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
@@ -289,33 +468,23 @@ SKIFF_ALIAS(MPI_Gather)
 int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                  const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    struct skiff_comm *c = NULL;
-    const struct skiff_type *st = NULL, *rt = NULL;
+    struct rooted x = {0};
+    struct side own = {sendbuf, sendcount, sendtype, NULL}, all = {recvbuf, 0, recvtype, NULL};
+    struct vside v = {recvbuf, recvcounts, displs, recvtype, NULL, 0};
     struct skiff_stage in = {0};
     struct skiff_vstage out = {0};
     SKIFF_ENTER(MPI_Gatherv);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(recvcounts, recvtype, comm)
                                                 : skiff_prof_bytes(sendcount, sendtype));
-    int rc = skiff_check_comm(comm, &c);
+    int rc = check_rooted_blocks(&own, &all, &v, root, comm, 0, &x);
+    if (!rc && x.is_root)
+        rc = skiff_vstage_init(&out, recvbuf, recvcounts, displs, x.c->size, all.t, x.in_place ? 2 : 0, root);
+    if (!rc && !x.in_place)
+        rc = skiff_stage_send(&in, sendbuf, (size_t)sendcount, own.t);
     if (!rc)
-        rc = check_root(c, root);
-    int is_root = !rc && c->rank == root, in_place = is_root && sendbuf == MPI_IN_PLACE;
-    if (!rc && !in_place)
-        rc = check_block(sendcount, sendtype, &st);
-    if (!rc && is_root && (!recvcounts || !displs))
-        rc = skiff_err(MPI_ERR_ARG, "recvcounts or displs is NULL at the root");
-    if (!rc && is_root)
-        rc = skiff_check_dtype(recvtype, 1, &rt);
-    if (!rc && is_root)
-        rc = skiff_vstage_init(&out, recvbuf, recvcounts, displs, c->size, rt, in_place ? 2 : 0, root);
-    if (!rc && is_root && !in_place)
-        rc = check_match(packed(st, sendcount), out.bc[root], "gatherv");
-    if (!rc && !in_place)
-        rc = skiff_stage_send(&in, sendbuf, (size_t)sendcount, st);
-    if (!rc)
-        rc = skiff_coll_gatherv(in_place ? NULL : in.data, in_place ? 0 : packed(st, sendcount), out.data, out.bc,
-                                out.bd, root, c);
+        rc = skiff_coll_gatherv(x.in_place ? NULL : in.data, x.in_place ? 0 : packed(own.t, sendcount), out.data,
+                                out.bc, out.bd, root, x.c);
     skiff_stage_done(&in, 0);
     skiff_vstage_done(&out, !rc);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
@@ -325,30 +494,20 @@ SKIFF_ALIAS(MPI_Gatherv)
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                  MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    struct skiff_comm *c = NULL;
-    const struct skiff_type *st = NULL, *rt = NULL;
+    struct rooted x = {0};
+    struct side own = {recvbuf, recvcount, recvtype, NULL}, all = {sendbuf, sendcount, sendtype, NULL};
     struct skiff_stage in = {0}, out = {0};
     SKIFF_ENTER(MPI_Scatter);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(prof_block(recvbuf, recvcount, recvtype, sendcount, sendtype));
-    int rc = skiff_check_comm(comm, &c);
+    int rc = check_rooted_blocks(&own, &all, NULL, root, comm, 1, &x);
+    if (!rc && x.is_root)
+        rc = skiff_stage_send(&in, sendbuf, (size_t)sendcount * (size_t)x.c->size, all.t);
+    if (!rc && !x.in_place)
+        rc = skiff_stage_recv(&out, recvbuf, (size_t)recvcount, own.t, -1, 0);
     if (!rc)
-        rc = check_root(c, root);
-    int is_root = !rc && c->rank == root, in_place = is_root && recvbuf == MPI_IN_PLACE;
-    if (!rc && !in_place)
-        rc = check_block(recvcount, recvtype, &rt);
-    if (!rc && is_root) {
-        rc = check_block(sendcount, sendtype, &st);
-        if (!rc && !in_place)
-            rc = check_match(packed(rt, recvcount), packed(st, sendcount), "scatter");
-    }
-    if (!rc && is_root)
-        rc = skiff_stage_send(&in, sendbuf, (size_t)sendcount * (size_t)c->size, st);
-    if (!rc && !in_place)
-        rc = skiff_stage_recv(&out, recvbuf, (size_t)recvcount, rt, -1, 0);
-    if (!rc)
-        rc = skiff_coll_scatter(in.data, is_root ? packed(st, sendcount) : packed(rt, recvcount),
-                                in_place ? NULL : out.data, root, c);
+        rc = skiff_coll_scatter(in.data, x.is_root ? packed(all.t, sendcount) : packed(own.t, recvcount),
+                                x.in_place ? NULL : out.data, root, x.c);
     skiff_stage_done(&in, 0);
     skiff_stage_done(&out, !rc);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
@@ -358,33 +517,23 @@ SKIFF_ALIAS(MPI_Scatter)
 int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    struct skiff_comm *c = NULL;
-    const struct skiff_type *st = NULL, *rt = NULL;
+    struct rooted x = {0};
+    struct side own = {recvbuf, recvcount, recvtype, NULL}, all = {sendbuf, 0, sendtype, NULL};
+    struct vside v = {sendbuf, sendcounts, displs, sendtype, NULL, 0};
     struct skiff_vstage in = {0};
     struct skiff_stage out = {0};
     SKIFF_ENTER(MPI_Scatterv);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(recvbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(sendcounts, sendtype, comm)
                                                 : skiff_prof_bytes(recvcount, recvtype));
-    int rc = skiff_check_comm(comm, &c);
+    int rc = check_rooted_blocks(&own, &all, &v, root, comm, 1, &x);
+    if (!rc && x.is_root)
+        rc = skiff_vstage_init(&in, sendbuf, sendcounts, displs, x.c->size, all.t, 1, -1);
+    if (!rc && !x.in_place)
+        rc = skiff_stage_recv(&out, recvbuf, (size_t)recvcount, own.t, -1, 0);
     if (!rc)
-        rc = check_root(c, root);
-    int is_root = !rc && c->rank == root, in_place = is_root && recvbuf == MPI_IN_PLACE;
-    if (!rc && !in_place)
-        rc = check_block(recvcount, recvtype, &rt);
-    if (!rc && is_root && (!sendcounts || !displs))
-        rc = skiff_err(MPI_ERR_ARG, "sendcounts or displs is NULL at the root");
-    if (!rc && is_root)
-        rc = skiff_check_dtype(sendtype, 1, &st);
-    if (!rc && is_root)
-        rc = skiff_vstage_init(&in, sendbuf, sendcounts, displs, c->size, st, 1, -1);
-    if (!rc && is_root && !in_place)
-        rc = check_match(packed(rt, recvcount), in.bc[root], "scatterv");
-    if (!rc && !in_place)
-        rc = skiff_stage_recv(&out, recvbuf, (size_t)recvcount, rt, -1, 0);
-    if (!rc)
-        rc = skiff_coll_scatterv(in.data, in.bc, in.bd, in_place ? NULL : out.data, in_place ? 0 : packed(rt, recvcount),
-                                 root, c);
+        rc = skiff_coll_scatterv(in.data, in.bc, in.bd, x.in_place ? NULL : out.data,
+                                 x.in_place ? 0 : packed(own.t, recvcount), root, x.c);
     skiff_vstage_done(&in, 0);
     skiff_stage_done(&out, !rc);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
@@ -395,38 +544,47 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    MPI_Datatype recvtype, MPI_Comm comm)
 {
     struct skiff_comm *c = NULL;
-    const struct skiff_type *st = NULL, *rt = NULL;
+    struct side s = {sendbuf, sendcount, sendtype, NULL}, r = {recvbuf, recvcount, recvtype, NULL};
     struct skiff_stage in = {0}, out = {0};
     SKIFF_ENTER(MPI_Allgather);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int in_place = sendbuf == MPI_IN_PLACE;
-    int rc = skiff_check_comm(comm, &c);
+    int rc = check_all_blocks(&s, &r, comm, &c);
+    if (!rc && !in_place)
+        rc = skiff_stage_send(&in, sendbuf, (size_t)sendcount, s.t);
     if (!rc)
-        rc = check_block(recvcount, recvtype, &rt);
-    if (!rc && !in_place) {
-        rc = check_block(sendcount, sendtype, &st);
-        if (!rc)
-            rc = check_match(packed(st, sendcount), packed(rt, recvcount), "allgather");
-        if (!rc)
-            rc = skiff_stage_send(&in, sendbuf, (size_t)sendcount, st);
-    }
-    if (!rc)
-        rc = skiff_stage_recv(&out, recvbuf, (size_t)recvcount * (size_t)c->size, rt, in_place ? c->rank : -1,
+        rc = skiff_stage_recv(&out, recvbuf, (size_t)recvcount * (size_t)c->size, r.t, in_place ? c->rank : -1,
                               (size_t)recvcount);
     if (!rc)
-        rc = skiff_coll_allgather(in_place ? NULL : in.data, packed(rt, recvcount), out.data, c);
+        rc = skiff_coll_allgather(in_place ? NULL : in.data, packed(r.t, recvcount), out.data, c);
     skiff_stage_done(&in, 0);
     skiff_stage_done(&out, !rc);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Allgather)
 
+static int check_allgatherv(struct side *s, struct vside *r, MPI_Comm comm, struct skiff_comm **c)
+{
+    int rc = skiff_check_comm(comm, c);
+    if (!rc)
+        rc = no_in_place(r->buf, "recvbuf");
+    if (!rc)
+        rc = check_vside(r, (*c)->size, "recvbuf", "recvcounts", "displs");
+    if (rc || s->buf == MPI_IN_PLACE)
+        return rc;
+    rc = check_side(s->buf, s->count, s->dt, "sendbuf", &s->t);
+    if (!rc)
+        rc = check_alias(s->buf, r->buf, s->count > 0 && r->total > 0, FIX_SENDBUF);
+    return rc ? rc : check_match(packed(s->t, s->count), packed(r->t, r->counts[(*c)->rank]));
+}
+
 int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                     const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     struct skiff_comm *c = NULL;
-    const struct skiff_type *st = NULL, *rt = NULL;
+    struct side s = {sendbuf, sendcount, sendtype, NULL};
+    struct vside r = {recvbuf, recvcounts, displs, recvtype, NULL, 0};
     struct skiff_stage in = {0};
     struct skiff_vstage out = {0};
     SKIFF_ENTER(MPI_Allgatherv);
@@ -434,20 +592,11 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(recvcounts, recvtype, comm)
                                                 : skiff_prof_bytes(sendcount, sendtype));
     int in_place = sendbuf == MPI_IN_PLACE;
-    int rc = skiff_check_comm(comm, &c);
-    if (!rc && (!recvcounts || !displs))
-        rc = skiff_err(MPI_ERR_ARG, "recvcounts or displs is NULL");
+    int rc = check_allgatherv(&s, &r, comm, &c);
     if (!rc)
-        rc = skiff_check_dtype(recvtype, 1, &rt);
-    if (!rc)
-        rc = skiff_vstage_init(&out, recvbuf, recvcounts, displs, c->size, rt, in_place ? 2 : 0, c->rank);
-    if (!rc && !in_place) {
-        rc = check_block(sendcount, sendtype, &st);
-        if (!rc)
-            rc = check_match(packed(st, sendcount), out.bc[c->rank], "allgatherv");
-        if (!rc)
-            rc = skiff_stage_send(&in, sendbuf, (size_t)sendcount, st);
-    }
+        rc = skiff_vstage_init(&out, recvbuf, recvcounts, displs, c->size, r.t, in_place ? 2 : 0, c->rank);
+    if (!rc && !in_place)
+        rc = skiff_stage_send(&in, sendbuf, (size_t)sendcount, s.t);
     if (!rc)
         rc = skiff_coll_allgatherv(in_place ? NULL : in.data, out.bc[c->rank], out.data, out.bc, out.bd, c);
     skiff_stage_done(&in, 0);
@@ -460,25 +609,19 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   MPI_Datatype recvtype, MPI_Comm comm)
 {
     struct skiff_comm *c = NULL;
-    const struct skiff_type *st = NULL, *rt = NULL;
+    struct side s = {sendbuf, sendcount, sendtype, NULL}, r = {recvbuf, recvcount, recvtype, NULL};
     struct skiff_stage in = {0}, out = {0};
     void *copy = NULL;
     SKIFF_ENTER(MPI_Alltoall);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int in_place = sendbuf == MPI_IN_PLACE;
-    int rc = skiff_check_comm(comm, &c);
-    if (!rc)
-        rc = check_block(recvcount, recvtype, &rt);
-    if (!rc && !in_place) {
-        rc = check_block(sendcount, sendtype, &st);
-        if (!rc)
-            rc = check_match(packed(st, sendcount), packed(rt, recvcount), "alltoall");
-    }
-    size_t n = c ? (size_t)c->size : 0, all = rt ? packed(rt, recvcount) * n : 0;
-    if (!rc)
-        rc = in_place ? skiff_stage_send(&in, recvbuf, (size_t)recvcount * n, rt)
-                      : skiff_stage_send(&in, sendbuf, (size_t)sendcount * n, st);
+    int rc = check_all_blocks(&s, &r, comm, &c);
+    if (rc)
+        return skiff_fail(comm, rc);
+    size_t n = (size_t)c->size, all = packed(r.t, recvcount) * n;
+    rc = in_place ? skiff_stage_send(&in, recvbuf, (size_t)recvcount * n, r.t)
+                  : skiff_stage_send(&in, sendbuf, (size_t)sendcount * n, s.t);
     if (!rc && in_place && !in.tmp) { /* every block is both sent and overwritten: send from a copy */
         if (!(copy = malloc(all + 1)))
             rc = skiff_err(MPI_ERR_NO_MEM, "cannot copy %zu bytes for an in-place alltoall", all);
@@ -486,9 +629,9 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
             in.data = memcpy(copy, in.data, all);
     }
     if (!rc)
-        rc = skiff_stage_recv(&out, recvbuf, (size_t)recvcount * n, rt, -1, 0);
+        rc = skiff_stage_recv(&out, recvbuf, (size_t)recvcount * n, r.t, -1, 0);
     if (!rc)
-        rc = skiff_coll_alltoall(in.data, packed(rt, recvcount), out.data, c);
+        rc = skiff_coll_alltoall(in.data, packed(r.t, recvcount), out.data, c);
     free(copy);
     skiff_stage_done(&in, 0);
     skiff_stage_done(&out, !rc);
@@ -496,11 +639,38 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 }
 SKIFF_ALIAS(MPI_Alltoall)
 
+/* Block signatures are not compared: each pair's counts live on two different ranks. */
+static int check_alltoallv(struct vside *s, struct vside *r, MPI_Comm comm, struct skiff_comm **c)
+{
+    int rc = skiff_check_comm(comm, c);
+    if (!rc)
+        rc = no_in_place(r->buf, "recvbuf");
+    if (!rc)
+        rc = check_vside(r, (*c)->size, "recvbuf", "recvcounts", "rdispls");
+    if (rc || s->buf == MPI_IN_PLACE)
+        return rc;
+    rc = check_vside(s, (*c)->size, "sendbuf", "sendcounts", "sdispls");
+    return rc ? rc : check_alias(s->buf, r->buf, s->total > 0 && r->total > 0, FIX_SENDBUF);
+}
+
+/* In place and contiguous: every block is both sent and overwritten, so send from a copy of the span. */
+static int copy_span(struct skiff_vstage *in, int n, void **copy)
+{
+    size_t end = 0;
+    for (int i = 0; i < n; i++)
+        end = in->bd[i] + in->bc[i] > end ? in->bd[i] + in->bc[i] : end;
+    if (!(*copy = malloc(end + 1)))
+        return skiff_err(MPI_ERR_NO_MEM, "cannot copy %zu bytes for an in-place alltoallv", end);
+    in->data = memcpy(*copy, in->data, end);
+    return MPI_SUCCESS;
+}
+
 int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                    void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
     struct skiff_comm *c = NULL;
-    const struct skiff_type *st = NULL, *rt = NULL;
+    struct vside s = {sendbuf, sendcounts, sdispls, sendtype, NULL, 0};
+    struct vside r = {recvbuf, recvcounts, rdispls, recvtype, NULL, 0};
     struct skiff_vstage in = {0}, out = {0};
     void *copy = NULL;
     SKIFF_ENTER(MPI_Alltoallv);
@@ -508,27 +678,15 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_vbytes(recvcounts, recvtype, comm)
                                                 : skiff_prof_vbytes(sendcounts, sendtype, comm));
     int in_place = sendbuf == MPI_IN_PLACE;
-    int rc = skiff_check_comm(comm, &c);
-    if (!rc && (!recvcounts || !rdispls || (!in_place && (!sendcounts || !sdispls))))
-        rc = skiff_err(MPI_ERR_ARG, "a counts or displacements array is NULL");
+    int rc = check_alltoallv(&s, &r, comm, &c);
+    if (rc)
+        return skiff_fail(comm, rc);
+    rc = in_place ? skiff_vstage_init(&in, recvbuf, recvcounts, rdispls, c->size, r.t, 1, -1)
+                  : skiff_vstage_init(&in, sendbuf, sendcounts, sdispls, c->size, s.t, 1, -1);
     if (!rc)
-        rc = skiff_check_dtype(recvtype, 1, &rt);
-    if (!rc && !in_place)
-        rc = skiff_check_dtype(sendtype, 1, &st);
-    if (!rc)
-        rc = in_place ? skiff_vstage_init(&in, recvbuf, recvcounts, rdispls, c->size, rt, 1, -1)
-                      : skiff_vstage_init(&in, sendbuf, sendcounts, sdispls, c->size, st, 1, -1);
-    if (!rc)
-        rc = skiff_vstage_init(&out, recvbuf, recvcounts, rdispls, c->size, rt, 0, -1);
-    if (!rc && in_place && !in.tmp) { /* contiguous and in place: send from a copy of the whole span */
-        size_t end = 0;
-        for (int i = 0; i < c->size; i++)
-            end = in.bd[i] + in.bc[i] > end ? in.bd[i] + in.bc[i] : end;
-        if (!(copy = malloc(end + 1)))
-            rc = skiff_err(MPI_ERR_NO_MEM, "cannot copy %zu bytes for an in-place alltoallv", end);
-        else
-            in.data = memcpy(copy, in.data, end);
-    }
+        rc = skiff_vstage_init(&out, recvbuf, recvcounts, rdispls, c->size, r.t, 0, -1);
+    if (!rc && in_place && !in.tmp)
+        rc = copy_span(&in, c->size, &copy);
     if (!rc)
         rc = skiff_coll_alltoallv(in.data, in.bc, in.bd, out.data, out.bc, out.bd, c);
     free(copy);
@@ -538,26 +696,34 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 }
 SKIFF_ALIAS(MPI_Alltoallv)
 
-static int reduce_scatter(const void *sendbuf, void *recvbuf, const int counts[], MPI_Datatype dt, MPI_Op op,
-                          MPI_Comm comm)
+/* counts: each rank's count (MPI_Reduce_scatter), or NULL for `block` elements each (the _block
+ * variant). */
+static int check_reduce_scatter(const void *sendbuf, const void *recvbuf, const int counts[], int block,
+                                MPI_Datatype dt, MPI_Op op, const struct skiff_comm *c, struct red *red)
+{
+    size_t total = (size_t)block * (size_t)c->size;
+    int rc = counts ? check_counts(counts, NULL, c->size, "recvcounts", NULL, &total) : skiff_check_count(block);
+    if (!rc)
+        rc = check_reduction(0, dt, op, red);
+    if (rc)
+        return rc;
+    size_t mine = counts ? (size_t)counts[c->rank] : (size_t)block;
+    return check_red_bufs(sendbuf, recvbuf, total, mine, red);
+}
+
+static int reduce_scatter(const void *sendbuf, void *recvbuf, const int counts[], int block, MPI_Datatype dt,
+                          MPI_Op op, MPI_Comm comm)
 {
     struct skiff_comm *c = NULL;
     struct red red;
+    size_t *sc = NULL;
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
-        rc = check_reduction(0, dt, op, &red);
-    size_t *sc = NULL, scale = 1;
-    const struct skiff_type *t = skiff_type_get(dt);
-    if (!rc && !t->predefined && !skiff_op_user(op))
-        scale = t->nbasic;
+        rc = check_reduce_scatter(sendbuf, recvbuf, counts, block, dt, op, c, &red);
     if (!rc && (sc = malloc((size_t)c->size * sizeof *sc)) == NULL)
         rc = skiff_err(MPI_ERR_NO_MEM, "out of memory for %d counts", c->size);
-    for (int i = 0; !rc && i < c->size; i++) {
-        if (counts[i] < 0)
-            rc = skiff_err(MPI_ERR_COUNT, "invalid count %d for rank %d", counts[i], i);
-        else
-            sc[i] = (size_t)counts[i] * scale;
-    }
+    for (int i = 0; !rc && i < c->size; i++)
+        sc[i] = (size_t)(counts ? counts[i] : block);
     if (!rc)
         rc = skiff_coll_reduce_scatter(sendbuf == MPI_IN_PLACE ? NULL : shifted(sendbuf, &red),
                                        (void *)shifted(recvbuf, &red), sc, red.dt, op, c);
@@ -571,32 +737,18 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     SKIFF_ENTER(MPI_Reduce_scatter);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(skiff_prof_vbytes(recvcounts, datatype, comm));
-    if (!recvcounts)
-        return skiff_fail(comm, skiff_err(MPI_ERR_ARG, "recvcounts is NULL"));
-    return reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+    int rc = skiff_check_ptr(recvcounts, "recvcounts");
+    return rc ? skiff_fail(comm, rc) : reduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm);
 }
 SKIFF_ALIAS(MPI_Reduce_scatter)
 
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                               MPI_Comm comm)
 {
-    struct skiff_comm *c = NULL;
     SKIFF_ENTER(MPI_Reduce_scatter_block);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(skiff_prof_bytes(recvcount, datatype));
-    int rc = skiff_check_comm(comm, &c);
-    if (!rc)
-        rc = skiff_check_count(recvcount);
-    if (rc)
-        return skiff_fail(comm, rc);
-    int *counts = malloc((size_t)c->size * sizeof *counts);
-    if (!counts)
-        return skiff_fail(comm, skiff_err(MPI_ERR_NO_MEM, "out of memory for %d counts", c->size));
-    for (int i = 0; i < c->size; i++)
-        counts[i] = recvcount;
-    rc = reduce_scatter(sendbuf, recvbuf, counts, datatype, op, comm);
-    free(counts);
-    return rc;
+    return reduce_scatter(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm);
 }
 SKIFF_ALIAS(MPI_Reduce_scatter_block)
 
@@ -605,7 +757,8 @@ static int scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, 
     struct skiff_comm *c = NULL;
     struct red red;
     int rc;
-    if ((rc = skiff_check_comm(comm, &c)) || (rc = check_reduction(count, dt, op, &red)))
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = check_reduction(count, dt, op, &red)) ||
+        (rc = check_red_bufs(sendbuf, recvbuf, (size_t)count, (size_t)count, &red)))
         return skiff_fail(comm, rc);
     const void *in = shifted(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, &red);
     rc = skiff_coll_scan(in, (void *)shifted(recvbuf, &red), red.count, red.dt, op, excl, c);
@@ -636,6 +789,16 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
     SKIFF_ENTER(MPI_Reduce_local);
     SKIFF_REQUIRE_INIT();
     int rc = check_reduction(count, datatype, op, &red);
+    if (!rc)
+        rc = no_in_place(inbuf, "inbuf");
+    if (!rc)
+        rc = no_in_place(inoutbuf, "inoutbuf");
+    if (!rc)
+        rc = check_buf(inbuf, (size_t)count, red.t, "inbuf");
+    if (!rc)
+        rc = check_buf(inoutbuf, (size_t)count, red.t, "inoutbuf");
+    if (!rc)
+        rc = check_alias(inbuf, inoutbuf, count > 0, "MPI_Reduce_local has no in-place form");
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
     skiff_op_apply(op, shifted(inbuf, &red), (void *)shifted(inoutbuf, &red), red.count, red.dt);

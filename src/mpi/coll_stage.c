@@ -64,8 +64,6 @@ int skiff_vstage_init(struct skiff_vstage *v, const void *buf, const int *counts
         return skiff_err(MPI_ERR_NO_MEM, "out of memory for %d block descriptors", n);
     size_t total = 0;
     for (int i = 0; i < n; i++) {
-        if (counts[i] < 0)
-            return skiff_err(MPI_ERR_COUNT, "invalid count %d for rank %d", counts[i], i);
         v->bc[i] = skiff_type_packed_size(t, (size_t)counts[i]);
         v->bd[i] = t->contiguous ? (size_t)((ptrdiff_t)displs[i] * (ptrdiff_t)t->extent) : total;
         total += v->bc[i];

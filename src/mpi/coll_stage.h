@@ -35,7 +35,8 @@ struct skiff_vstage {
     const struct skiff_type *t;
 };
 
-/* mode: 0 receive (nothing packed), 1 send (all blocks packed), 2 receive but pack block `keep`. */
+/* mode: 0 receive (nothing packed), 1 send (all blocks packed), 2 receive but pack block `keep`.
+ * The caller has checked the counts (none negative). */
 int skiff_vstage_init(struct skiff_vstage *v, const void *buf, const int *counts, const int *displs, int n,
                       const struct skiff_type *t, int mode, int keep);
 void skiff_vstage_done(struct skiff_vstage *v, int unpack);

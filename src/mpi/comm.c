@@ -9,7 +9,7 @@ int PMPI_Comm_rank(MPI_Comm comm, int *rank)
     int rc;
     SKIFF_ENTER(MPI_Comm_rank);
     SKIFF_REQUIRE_INIT();
-    if ((rc = skiff_check_comm(comm, &c)))
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_ptr(rank, "rank")))
         return skiff_fail(comm, rc);
     *rank = c->rank;
     return MPI_SUCCESS;
@@ -22,7 +22,7 @@ int PMPI_Comm_size(MPI_Comm comm, int *size)
     int rc;
     SKIFF_ENTER(MPI_Comm_size);
     SKIFF_REQUIRE_INIT();
-    if ((rc = skiff_check_comm(comm, &c)))
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_ptr(size, "size")))
         return skiff_fail(comm, rc);
     *size = c->size;
     return MPI_SUCCESS;
@@ -35,7 +35,8 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
     int rc;
     SKIFF_ENTER(MPI_Comm_compare);
     SKIFF_REQUIRE_INIT();
-    if ((rc = skiff_check_comm(comm1, &a)) || (rc = skiff_check_comm(comm2, &b)))
+    if ((rc = skiff_check_comm(comm1, &a)) || (rc = skiff_check_comm(comm2, &b)) ||
+        (rc = skiff_check_ptr(result, "result")))
         return skiff_fail(comm1, rc);
     if (a == b) {
         *result = MPI_IDENT;
@@ -54,7 +55,7 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
     int rc;
     SKIFF_ENTER(MPI_Comm_group);
     SKIFF_REQUIRE_INIT();
-    if ((rc = skiff_check_comm(comm, &c)))
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_ptr(group, "group")))
         return skiff_fail(comm, rc);
     /* A group of its own, so that MPI_Group_free of this handle makes exactly this handle invalid. */
     struct skiff_group *g = skiff_group_from(c->group->world, c->group->size);
@@ -71,7 +72,7 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
     int rc;
     SKIFF_ENTER(MPI_Comm_test_inter);
     SKIFF_REQUIRE_INIT();
-    if ((rc = skiff_check_comm(comm, &c)))
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_ptr(flag, "flag")))
         return skiff_fail(comm, rc);
     *flag = 0; /* skiff has intracommunicators only */
     return MPI_SUCCESS;
@@ -84,10 +85,8 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
     int rc;
     SKIFF_ENTER(MPI_Comm_set_name);
     SKIFF_REQUIRE_INIT();
-    if ((rc = skiff_check_comm(comm, &c)))
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_ptr(comm_name, "comm_name")))
         return skiff_fail(comm, rc);
-    if (!comm_name)
-        return skiff_fail(comm, skiff_err(MPI_ERR_ARG, "comm_name is NULL"));
     /* Longer names are cut to MPI_MAX_OBJECT_NAME - 1 characters, as the standard allows. */
     size_t n = strnlen(comm_name, sizeof c->name - 1);
     memcpy(c->name, comm_name, n);
@@ -102,10 +101,9 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
     int rc;
     SKIFF_ENTER(MPI_Comm_get_name);
     SKIFF_REQUIRE_INIT();
-    if ((rc = skiff_check_comm(comm, &c)))
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_ptr(comm_name, "comm_name")) ||
+        (rc = skiff_check_ptr(resultlen, "resultlen")))
         return skiff_fail(comm, rc);
-    if (!comm_name || !resultlen)
-        return skiff_fail(comm, skiff_err(MPI_ERR_ARG, "comm_name or resultlen is NULL"));
     size_t n = strlen(c->name);
     memcpy(comm_name, c->name, n + 1);
     *resultlen = (int)n;

@@ -27,7 +27,8 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     int rc;
     SKIFF_ENTER(MPI_Comm_dup);
     SKIFF_REQUIRE_INIT();
-    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_comm_make(c, c->group->world, c->size, &n)))
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_ptr(newcomm, "newcomm")) ||
+        (rc = skiff_comm_make(c, c->group->world, c->size, &n)))
         return skiff_fail(comm, rc);
     /* A duplicate keeps the topology, the error handler and the attributes whose copy callback says so. */
     if (c->topo && !(n->topo = skiff_topo_copy(c->topo)))
@@ -96,9 +97,9 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     int rc;
     SKIFF_ENTER(MPI_Comm_split);
     SKIFF_REQUIRE_INIT();
-    if ((rc = skiff_check_comm(comm, &c)))
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_ptr(newcomm, "newcomm")))
         return skiff_fail(comm, rc);
-    if (color < 0 && color != MPI_UNDEFINED)
+    if (SKIFF_UNLIKELY(color < 0 && color != MPI_UNDEFINED))
         return skiff_fail(comm, skiff_err(MPI_ERR_ARG, "invalid color %d (must be >= 0 or MPI_UNDEFINED)", color));
     if ((rc = split(c, color, key, &n)))
         return skiff_fail(comm, rc);
@@ -126,17 +127,24 @@ static int type_color(struct skiff_comm *c, int split_type)
     }
 }
 
+/* skiff has no info objects of its own (and reads no hints): only the predefined ones are valid. */
+static int check_info(MPI_Info info)
+{
+    if (SKIFF_LIKELY(info == MPI_INFO_NULL || info == MPI_INFO_ENV))
+        return MPI_SUCCESS;
+    return skiff_err(MPI_ERR_INFO, "invalid info %p (only MPI_INFO_NULL and MPI_INFO_ENV exist)", (void *)info);
+}
+
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
     struct skiff_comm *c = NULL, *n = NULL;
     int rc;
-    (void)info;
     SKIFF_ENTER(MPI_Comm_split_type);
     SKIFF_REQUIRE_INIT();
-    if ((rc = skiff_check_comm(comm, &c)))
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = check_info(info)) || (rc = skiff_check_ptr(newcomm, "newcomm")))
         return skiff_fail(comm, rc);
     int color = type_color(c, split_type);
-    if (color == -1)
+    if (SKIFF_UNLIKELY(color == -1))
         return skiff_fail(comm, skiff_err(MPI_ERR_ARG, "invalid split_type %d (MPI_COMM_TYPE_SHARED is %d)",
                                           split_type, MPI_COMM_TYPE_SHARED));
     if ((rc = split(c, color, key, &n)))
@@ -164,7 +172,8 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     SKIFF_ENTER(MPI_Comm_create);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_group(group, &g)) ||
-        (rc = check_subgroup(c, g)) || (rc = skiff_comm_make(c, g->world, g->size, &n)))
+        (rc = skiff_check_ptr(newcomm, "newcomm")) || (rc = check_subgroup(c, g)) ||
+        (rc = skiff_comm_make(c, g->world, g->size, &n)))
         return skiff_fail(comm, rc);
     *newcomm = handle_of(n);
     return MPI_SUCCESS;
@@ -177,10 +186,14 @@ int PMPI_Comm_free(MPI_Comm *comm)
     int rc;
     SKIFF_ENTER(MPI_Comm_free);
     SKIFF_REQUIRE_INIT();
+    if ((rc = skiff_check_ptr(comm, "comm")))
+        return skiff_fail(MPI_COMM_NULL, rc);
     if ((rc = skiff_check_comm(*comm, &c)))
         return skiff_fail(*comm, rc);
-    if (c == &skiff_comm_world || c == &skiff_comm_self)
-        return skiff_fail(*comm, skiff_err(MPI_ERR_COMM, "%s is predefined and cannot be freed", c->name));
+    /* Named by handle: the user may have renamed it with MPI_Comm_set_name. */
+    if (SKIFF_UNLIKELY(c == &skiff_comm_world || c == &skiff_comm_self))
+        return skiff_fail(*comm, skiff_err(MPI_ERR_COMM, "%s is predefined and cannot be freed",
+                                           c == &skiff_comm_world ? "MPI_COMM_WORLD" : "MPI_COMM_SELF"));
     /* A failing delete callback leaves the communicator alive, as if the call had not happened. */
     if ((rc = skiff_attr_delete_all(c)))
         return skiff_fail(*comm, rc);

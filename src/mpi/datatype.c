@@ -16,11 +16,28 @@ static int bad_arg(const char *what)
     return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_ARG, "%s is NULL", what));
 }
 
+/* A query: a live datatype (committed or not) and somewhere to put the answer. */
+static int get_query(MPI_Datatype dt, const void *out, const char *what, const struct skiff_type **t)
+{
+    int rc = get_type(dt, t);
+    return rc || out ? rc : bad_arg(what);
+}
+
+/* What the status of a receive says about elements of dt. MPI_STATUS_IGNORE has nothing to say. */
+static int get_counted(const MPI_Status *status, MPI_Datatype dt, const int *count, const struct skiff_type **t)
+{
+    int rc = get_query(dt, count, "count", t);
+    if (rc || status)
+        return rc;
+    return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_ARG, "status is MPI_STATUS_IGNORE (NULL): there is no "
+                                                             "status to count from"));
+}
+
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     const struct skiff_type *t = NULL;
     SKIFF_ENTER(MPI_Get_count);
-    int rc = get_type(datatype, &t);
+    int rc = get_counted(status, datatype, count, &t);
     if (rc)
         return rc;
     size_t bytes = skiff_status_bytes(status);
@@ -38,7 +55,7 @@ int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *coun
 {
     const struct skiff_type *t = NULL;
     SKIFF_ENTER(MPI_Get_elements);
-    int rc = get_type(datatype, &t);
+    int rc = get_counted(status, datatype, count, &t);
     if (rc)
         return rc;
     size_t n = skiff_type_elements(t, skiff_status_bytes(status));
@@ -51,7 +68,7 @@ int PMPI_Type_size(MPI_Datatype datatype, int *size)
 {
     const struct skiff_type *t = NULL;
     SKIFF_ENTER(MPI_Type_size);
-    int rc = get_type(datatype, &t);
+    int rc = get_query(datatype, size, "size", &t);
     if (rc)
         return rc;
     *size = t->size > INT_MAX ? MPI_UNDEFINED : (int)t->size;
@@ -63,9 +80,11 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
     const struct skiff_type *t = NULL;
     SKIFF_ENTER(MPI_Type_get_name);
-    int rc = get_type(datatype, &t);
+    int rc = get_query(datatype, type_name, "type_name", &t);
     if (rc)
         return rc;
+    if (!resultlen)
+        return bad_arg("resultlen");
     *resultlen = snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s", t->name);
     return MPI_SUCCESS;
 }
@@ -106,7 +125,7 @@ int PMPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent)
 {
     const struct skiff_type *t = NULL;
     SKIFF_ENTER(MPI_Type_extent);
-    int rc = get_type(datatype, &t);
+    int rc = get_query(datatype, extent, "extent", &t);
     if (rc)
         return rc;
     *extent = (MPI_Aint)t->extent;
@@ -118,7 +137,7 @@ int PMPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement)
 {
     const struct skiff_type *t = NULL;
     SKIFF_ENTER(MPI_Type_lb);
-    int rc = get_type(datatype, &t);
+    int rc = get_query(datatype, displacement, "displacement", &t);
     if (rc)
         return rc;
     *displacement = t->lb;
@@ -130,7 +149,7 @@ int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement)
 {
     const struct skiff_type *t = NULL;
     SKIFF_ENTER(MPI_Type_ub);
-    int rc = get_type(datatype, &t);
+    int rc = get_query(datatype, displacement, "displacement", &t);
     if (rc)
         return rc;
     *displacement = t->lb + (MPI_Aint)t->extent;

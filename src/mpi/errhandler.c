@@ -4,9 +4,15 @@
 
 #include "mpi/mpi_impl.h"
 
-static int valid_handler(MPI_Errhandler eh)
+/* skiff has the predefined handlers only. */
+static int check_handler(MPI_Errhandler eh)
 {
-    return eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN || eh == MPI_ERRORS_ABORT;
+    if (SKIFF_LIKELY(eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN || eh == MPI_ERRORS_ABORT))
+        return MPI_SUCCESS;
+    if (eh == MPI_ERRHANDLER_NULL)
+        return skiff_err(MPI_ERR_ERRHANDLER, "invalid error handler MPI_ERRHANDLER_NULL");
+    return skiff_err(MPI_ERR_ERRHANDLER, "invalid error handler %p (not MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN "
+                     "or MPI_ERRORS_ABORT)", (void *)eh);
 }
 
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
@@ -15,8 +21,8 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     SKIFF_ENTER(MPI_Comm_set_errhandler);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
-    if (!rc && !valid_handler(errhandler))
-        rc = skiff_err(MPI_ERR_ERRHANDLER, "invalid error handler %p", (void *)errhandler);
+    if (!rc)
+        rc = check_handler(errhandler);
     if (rc)
         return skiff_fail(comm, rc);
     c->errhandler = errhandler;
@@ -30,6 +36,8 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     SKIFF_ENTER(MPI_Comm_get_errhandler);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
+    if (!rc)
+        rc = skiff_check_ptr(errhandler, "errhandler");
     if (rc)
         return skiff_fail(comm, rc);
     *errhandler = c->errhandler;
@@ -41,9 +49,9 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
     SKIFF_ENTER(MPI_Errhandler_free);
     SKIFF_REQUIRE_INIT();
-    if (!valid_handler(*errhandler))
-        return skiff_fail(MPI_COMM_WORLD,
-                          skiff_err(MPI_ERR_ERRHANDLER, "invalid error handler %p", (void *)*errhandler));
+    int rc = skiff_check_ptr(errhandler, "errhandler");
+    if (rc || (rc = check_handler(*errhandler)))
+        return skiff_fail(MPI_COMM_WORLD, rc);
     /* Predefined handlers live for the whole run: freeing one only clears the caller's handle. */
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
@@ -53,6 +61,9 @@ SKIFF_ALIAS(MPI_Errhandler_free)
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
     SKIFF_ENTER(MPI_Error_string);
+    int rc = skiff_check_ptr(string, "string");
+    if (rc || (rc = skiff_check_ptr(resultlen, "resultlen")))
+        return skiff_fail(MPI_COMM_WORLD, rc);
     if (skiff_err_string(errorcode, string) != 0) {
         *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "unknown error code %d", errorcode);
         return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_ARG, "%d is not an MPI error code", errorcode));
@@ -66,6 +77,9 @@ int PMPI_Error_class(int errorcode, int *errorclass)
 {
     char tmp[MPI_MAX_ERROR_STRING];
     SKIFF_ENTER(MPI_Error_class);
+    int rc = skiff_check_ptr(errorclass, "errorclass");
+    if (rc)
+        return skiff_fail(MPI_COMM_WORLD, rc);
     if (skiff_err_string(errorcode, tmp) != 0)
         return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_ARG, "%d is not an MPI error code", errorcode));
     *errorclass = skiff_err_class(errorcode);

@@ -60,8 +60,19 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 }
 SKIFF_ALIAS(MPI_Init_thread)
 
+/* An output argument the call must write. Before MPI_Init the handler is MPI_ERRORS_ARE_FATAL. */
+static int need(const void *p, const char *name)
+{
+    int rc = skiff_check_ptr(p, name);
+    return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
+}
+
 int PMPI_Initialized(int *flag)
 {
+    skiff_call = "MPI_Initialized"; /* unprofiled: may come before MPI_Init, so no SKIFF_ENTER */
+    int rc = need(flag, "flag");
+    if (rc)
+        return rc;
     *flag = skiff.initialized;
     return MPI_SUCCESS;
 }
@@ -69,6 +80,10 @@ SKIFF_ALIAS(MPI_Initialized)
 
 int PMPI_Finalized(int *flag)
 {
+    skiff_call = "MPI_Finalized";
+    int rc = need(flag, "flag");
+    if (rc)
+        return rc;
     *flag = skiff.finalized;
     return MPI_SUCCESS;
 }
@@ -78,6 +93,9 @@ int PMPI_Query_thread(int *provided)
 {
     SKIFF_ENTER(MPI_Query_thread);
     SKIFF_REQUIRE_INIT();
+    int rc = need(provided, "provided");
+    if (rc)
+        return rc;
     *provided = skiff.thread_level;
     return MPI_SUCCESS;
 }
@@ -87,6 +105,9 @@ int PMPI_Is_thread_main(int *flag)
 {
     SKIFF_ENTER(MPI_Is_thread_main);
     SKIFF_REQUIRE_INIT();
+    int rc = need(flag, "flag");
+    if (rc)
+        return rc;
     *flag = 1;
     return MPI_SUCCESS;
 }
@@ -110,12 +131,21 @@ int PMPI_Finalize(void)
 }
 SKIFF_ALIAS(MPI_Finalize)
 
+/* The caller wants the job to stop, and a program that goes on past MPI_Abort may do harm: an invalid
+ * comm is reported, then the whole job ends all the same (every abort here ends the whole job). */
 int PMPI_Abort(MPI_Comm comm, int errorcode)
 {
     SKIFF_ENTER(MPI_Abort);
-    struct skiff_comm *c = skiff_comm_get(comm);
+    struct skiff_comm *c = NULL;
     char why[160];
-    snprintf(why, sizeof why, "MPI_Abort(%s, %d) called", c ? skiff_comm_label(c) : "?", errorcode);
+    int rc = skiff_check_comm(comm, &c);
+    if (rc) {
+        char msg[MPI_MAX_ERROR_STRING];
+        skiff_err_string(rc, msg);
+        fprintf(stderr, "skiff: %s; ending the whole job instead\n", msg);
+    }
+    snprintf(why, sizeof why, "MPI_Abort(%s, %d) called", c ? skiff_comm_label(c) : "an invalid communicator",
+             errorcode);
     skiff_abort_job(errorcode, why);
 }
 SKIFF_ALIAS(MPI_Abort)
@@ -123,6 +153,9 @@ SKIFF_ALIAS(MPI_Abort)
 int PMPI_Get_version(int *version, int *subversion)
 {
     SKIFF_ENTER(MPI_Get_version);
+    int rc;
+    if ((rc = need(version, "version")) || (rc = need(subversion, "subversion")))
+        return rc;
     *version = MPI_VERSION;
     *subversion = MPI_SUBVERSION;
     return MPI_SUCCESS;
@@ -132,6 +165,9 @@ SKIFF_ALIAS(MPI_Get_version)
 int PMPI_Get_library_version(char *version, int *resultlen)
 {
     SKIFF_ENTER(MPI_Get_library_version);
+    int rc;
+    if ((rc = need(version, "version")) || (rc = need(resultlen, "resultlen")))
+        return rc;
     int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
                      "skiff %s (MPI %d.%d standard ABI subset; shared memory and tcp; built %s)", SKIFF_VERSION,
                      MPI_VERSION, MPI_SUBVERSION, SKIFF_BUILD_INFO);
@@ -143,6 +179,9 @@ SKIFF_ALIAS(MPI_Get_library_version)
 int PMPI_Get_processor_name(char *name, int *resultlen)
 {
     SKIFF_ENTER(MPI_Get_processor_name);
+    int rc;
+    if ((rc = need(name, "name")) || (rc = need(resultlen, "resultlen")))
+        return rc;
     if (gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0)
         snprintf(name, MPI_MAX_PROCESSOR_NAME, "localhost");
     name[MPI_MAX_PROCESSOR_NAME - 1] = '\0';

@@ -43,7 +43,7 @@ static inline int skiff_check_comm(MPI_Comm h, struct skiff_comm **out)
     struct skiff_comm *c = skiff_comm_get(h);
     if (SKIFF_UNLIKELY(!c))
         return skiff_err(MPI_ERR_COMM, "invalid communicator %s",
-                         h == MPI_COMM_NULL ? "(MPI_COMM_NULL)" : "(not a communicator)");
+                         h == MPI_COMM_NULL ? "(MPI_COMM_NULL)" : "(not a communicator, or already freed)");
     *out = c;
     return MPI_SUCCESS;
 }
@@ -53,7 +53,7 @@ static inline int skiff_check_group(MPI_Group h, struct skiff_group **out)
     struct skiff_group *g = skiff_group_get(h);
     if (SKIFF_UNLIKELY(!g))
         return skiff_err(MPI_ERR_GROUP, "invalid group %s",
-                         h == MPI_GROUP_NULL ? "(MPI_GROUP_NULL)" : "(not a group)");
+                         h == MPI_GROUP_NULL ? "(MPI_GROUP_NULL)" : "(not a group, or already freed)");
     *out = g;
     return MPI_SUCCESS;
 }
@@ -98,6 +98,12 @@ static inline int skiff_check_buf(const void *buf, int count)
                : skiff_err(MPI_ERR_BUFFER, "buffer is NULL but count is %d", count);
 }
 
+/* An output or array argument the call must read or write; name is the argument as the standard spells it. */
+static inline int skiff_check_ptr(const void *p, const char *name)
+{
+    return SKIFF_LIKELY(p != NULL) ? MPI_SUCCESS : skiff_err(MPI_ERR_ARG, "%s is NULL", name);
+}
+
 /* A NULL buffer is MPI_BOTTOM: valid when the type's displacements are absolute addresses, i.e. its
  * data does not start at 0. */
 static inline int skiff_check_typed_buf(const void *buf, int count, const struct skiff_type *t)
@@ -132,6 +138,13 @@ static inline int skiff_check_recv_tag(int tag)
     return tag == MPI_ANY_TAG ? MPI_SUCCESS : skiff_check_send_tag(tag);
 }
 
+/* MPI_IN_PLACE is (void *)1: taken for a buffer, the call would touch address 1. */
+static inline int skiff_check_not_in_place(const void *buf)
+{
+    return SKIFF_LIKELY(buf != MPI_IN_PLACE) ? MPI_SUCCESS
+                                             : skiff_err(MPI_ERR_BUFFER, "MPI_IN_PLACE is not a valid buffer here");
+}
+
 /* The common checks of a send or receive; c and t are set on success. Forced inline: on the
  * ping-pong path a call here costs more than the checks. */
 static inline __attribute__((always_inline)) int skiff_check_p2p(const void *buf, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
@@ -140,6 +153,7 @@ static inline __attribute__((always_inline)) int skiff_check_p2p(const void *buf
     int rc;
     if ((rc = skiff_check_comm(comm, c)) || (rc = skiff_check_count(count)) ||
         (rc = skiff_check_dtype(dt, 1, t)) || (rc = skiff_check_typed_buf(buf, count, *t)) ||
+        (rc = skiff_check_not_in_place(buf)) ||
         (rc = is_recv ? skiff_check_source(*c, peer) : skiff_check_dest(*c, peer)) ||
         (rc = is_recv ? skiff_check_recv_tag(tag) : skiff_check_send_tag(tag)))
         return rc;

@@ -2,37 +2,78 @@
  * The packed form is the bare data in type-map order: no header, so MPI_Pack_size is exact. */
 #include "mpi/mpi_impl.h"
 
-/* The checks Pack and Unpack share: comm, count, a committed type, a position inside the buffer. */
-static int check_pack(MPI_Comm comm, int count, MPI_Datatype dt, int size, const int *position,
-                      const struct skiff_type **t)
+/* Pack and Unpack seen alike: count elements of a type on the typed side, a buffer of size bytes
+ * with a position on the packed side. */
+struct pack_args {
+    MPI_Comm comm;
+    const void *typed; /* Pack's inbuf, Unpack's outbuf */
+    int count;
+    MPI_Datatype dt;
+    const void *packed; /* Pack's outbuf, Unpack's inbuf */
+    int size;
+    const int *position;
+    int unpack;
+};
+
+/* Whether the packed bytes [p, p + bytes) touch the data of count > 0 elements of t at buf. Exact for
+ * contiguous data; otherwise only the first and last data bytes are tested, as packed bytes may
+ * legally sit in the gaps between blocks and walking the blocks would cost as much as packing. */
+static int overlaps(const void *buf, size_t count, const struct skiff_type *t, const void *p, size_t bytes)
+{
+    uintptr_t lo = (uintptr_t)buf + (uintptr_t)t->true_lb, a = (uintptr_t)p, b = a + bytes;
+    size_t span;
+    if (__builtin_mul_overflow(count - 1, t->extent, &span) || __builtin_add_overflow(span, t->true_extent, &span))
+        return 0; /* no buffer spans that much: it cannot overlap */
+    uintptr_t last = lo + span - 1;
+    if (t->contiguous)
+        return lo < b && a <= last;
+    return (lo >= a && lo < b) || (last >= a && last < b);
+}
+
+/* The packed side: a position inside the buffer, room for bytes from there, no overlap with the data. */
+static int check_packed(const struct pack_args *a, const struct skiff_type *t, size_t bytes)
+{
+    const char *name = a->unpack ? "inbuf" : "outbuf", *tname = a->unpack ? "outbuf" : "inbuf";
+    if (a->size < 0)
+        return skiff_err(MPI_ERR_ARG, "invalid %s size %d (must be >= 0)", name, a->size);
+    if (!a->position)
+        return skiff_err(MPI_ERR_ARG, "position is NULL");
+    int pos = *a->position;
+    if (pos < 0 || pos > a->size)
+        return skiff_err(MPI_ERR_ARG, "position %d is outside the %d-byte %s", pos, a->size, name);
+    if (bytes > (size_t)(a->size - pos))
+        return skiff_err(MPI_ERR_TRUNCATE, "%d elements are %zu packed bytes, but only %d of the %d-byte %s are left",
+                         a->count, bytes, a->size - pos, a->size, name);
+    if (bytes && !a->packed)
+        return skiff_err(MPI_ERR_BUFFER, "%s is NULL", name);
+    if (bytes && overlaps(a->typed, (size_t)a->count, t, (const char *)a->packed + pos, bytes))
+        return skiff_err(MPI_ERR_BUFFER, "%s %p + position %d overlaps the %d elements at %s %p", name, a->packed,
+                         pos, a->count, tname, a->typed);
+    return MPI_SUCCESS;
+}
+
+/* All the checks of Pack or Unpack; on success *t and *bytes describe the data. */
+static int check_pack(const struct pack_args *a, const struct skiff_type **t, size_t *bytes)
 {
     struct skiff_comm *c;
     int rc;
-    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_count(count)) || (rc = skiff_check_dtype(dt, 1, t)))
+    if ((rc = skiff_check_comm(a->comm, &c)) || (rc = skiff_check_count(a->count)) ||
+        (rc = skiff_check_dtype(a->dt, 1, t)))
         return rc;
-    if (size < 0)
-        return skiff_err(MPI_ERR_ARG, "invalid buffer size %d (must be >= 0)", size);
-    if (!position)
-        return skiff_err(MPI_ERR_ARG, "position is NULL");
-    if (*position < 0 || *position > size)
-        return skiff_err(MPI_ERR_ARG, "position %d is outside the %d-byte buffer", *position, size);
-    return MPI_SUCCESS;
+    if (skiff_check_typed_buf(a->typed, a->count, *t)) /* its message cannot say which buffer */
+        return skiff_err(MPI_ERR_BUFFER, "%s is NULL but count is %d", a->unpack ? "outbuf" : "inbuf", a->count);
+    *bytes = skiff_type_packed_size(*t, (size_t)a->count);
+    return check_packed(a, *t, *bytes);
 }
 
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position,
               MPI_Comm comm)
 {
     const struct skiff_type *t = NULL;
+    size_t bytes = 0;
     SKIFF_ENTER(MPI_Pack);
-    int rc = check_pack(comm, incount, datatype, outsize, position, &t);
-    if (!rc)
-        rc = skiff_check_typed_buf(inbuf, incount, t);
-    size_t bytes = rc ? 0 : skiff_type_packed_size(t, (size_t)incount);
-    if (!rc && bytes > (size_t)(outsize - *position))
-        rc = skiff_err(MPI_ERR_TRUNCATE, "%d elements pack into %zu bytes, but only %d of the %d-byte buffer are left",
-                       incount, bytes, outsize - *position, outsize);
-    if (!rc && bytes && !outbuf)
-        rc = skiff_err(MPI_ERR_BUFFER, "outbuf is NULL");
+    struct pack_args a = {comm, inbuf, incount, datatype, outbuf, outsize, position, 0};
+    int rc = check_pack(&a, &t, &bytes);
     if (rc)
         return skiff_fail(comm, rc);
     *position += (int)skiff_type_pack(inbuf, (size_t)incount, t, (char *)outbuf + *position);
@@ -44,16 +85,10 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
                 MPI_Comm comm)
 {
     const struct skiff_type *t = NULL;
+    size_t bytes = 0;
     SKIFF_ENTER(MPI_Unpack);
-    int rc = check_pack(comm, outcount, datatype, insize, position, &t);
-    if (!rc)
-        rc = skiff_check_typed_buf(outbuf, outcount, t);
-    size_t bytes = rc ? 0 : skiff_type_packed_size(t, (size_t)outcount);
-    if (!rc && bytes > (size_t)(insize - *position))
-        rc = skiff_err(MPI_ERR_TRUNCATE, "%d elements need %zu packed bytes, but only %d of the %d-byte buffer are left",
-                       outcount, bytes, insize - *position, insize);
-    if (!rc && bytes && !inbuf)
-        rc = skiff_err(MPI_ERR_BUFFER, "inbuf is NULL");
+    struct pack_args a = {comm, outbuf, outcount, datatype, inbuf, insize, position, 1};
+    int rc = check_pack(&a, &t, &bytes);
     if (rc)
         return skiff_fail(comm, rc);
     *position += (int)skiff_type_unpack((const char *)inbuf + *position, bytes, outbuf, (size_t)outcount, t);
@@ -68,7 +103,7 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
     SKIFF_ENTER(MPI_Pack_size);
     int rc;
     if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_count(incount)) ||
-        (rc = skiff_check_dtype(datatype, 0, &t)))
+        (rc = skiff_check_dtype(datatype, 0, &t)) || (rc = skiff_check_ptr(size, "size")))
         return skiff_fail(comm, rc);
     size_t bytes = skiff_type_packed_size(t, (size_t)incount);
     if (bytes > INT_MAX)
@@ -82,6 +117,9 @@ SKIFF_ALIAS(MPI_Pack_size)
 int PMPI_Get_address(const void *location, MPI_Aint *address)
 {
     SKIFF_ENTER(MPI_Get_address);
+    int rc = skiff_check_ptr(address, "address");
+    if (rc)
+        return skiff_fail(MPI_COMM_WORLD, rc);
     *address = (MPI_Aint)(uintptr_t)location;
     return MPI_SUCCESS;
 }
@@ -91,6 +129,9 @@ SKIFF_ALIAS(MPI_Get_address)
 int PMPI_Address(void *location, MPI_Aint *address)
 {
     SKIFF_ENTER(MPI_Address);
+    int rc = skiff_check_ptr(address, "address");
+    if (rc)
+        return skiff_fail(MPI_COMM_WORLD, rc);
     *address = (MPI_Aint)(uintptr_t)location;
     return MPI_SUCCESS;
 }

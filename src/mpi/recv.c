@@ -66,7 +66,7 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     int rc = skiff_check_p2p(buf, count, datatype, source, tag, comm, 1, &c, &t);
-    if (SKIFF_UNLIKELY(rc))
+    if (SKIFF_UNLIKELY(rc || (rc = skiff_check_ptr(request, "request"))))
         return skiff_fail(comm, rc);
     if (SKIFF_UNLIKELY(source == MPI_PROC_NULL))
         return null_recv(comm, request);
@@ -111,7 +111,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
     SKIFF_ENTER(MPI_Iprobe);
     SKIFF_REQUIRE_INIT();
     int rc = check_probe(source, tag, comm, &c);
-    if (rc)
+    if (rc || (rc = skiff_check_ptr(flag, "flag")))
         return skiff_fail(comm, rc);
     if (source == MPI_PROC_NULL) {
         skiff_status_empty(status, MPI_PROC_NULL);
@@ -151,6 +151,25 @@ static int sendrecv(const void *sendbuf, size_t sendcount, const struct skiff_ty
     return finish(rr, status, got);
 }
 
+/* MPI forbids send and receive buffers that overlap (MPI_Sendrecv_replace is for that). Detectable
+ * cheaply when both types are contiguous (exact byte ranges) or the data of both starts at the same
+ * byte; a side that moves nothing cannot conflict. */
+static int check_disjoint(const void *sendbuf, int sendcount, const struct skiff_type *st, int dest,
+                          const void *recvbuf, int recvcount, const struct skiff_type *rt, int source)
+{
+    size_t sn = (size_t)sendcount * st->size, rn = (size_t)recvcount * rt->size;
+    if (dest == MPI_PROC_NULL || source == MPI_PROC_NULL || !sn || !rn)
+        return MPI_SUCCESS;
+    uintptr_t s = (uintptr_t)skiff_type_data(sendbuf, st), r = (uintptr_t)skiff_type_data(recvbuf, rt);
+    int apart = s != r && (!st->contiguous || !rt->contiguous || s + sn <= r || r + rn <= s);
+    if (SKIFF_LIKELY(apart))
+        return MPI_SUCCESS;
+    return skiff_err(MPI_ERR_BUFFER,
+                     "the send buffer (%zu bytes at %p) and the receive buffer (%zu bytes at %p) overlap: "
+                     "use MPI_Sendrecv_replace",
+                     sn, (void *)s, rn, (void *)r);
+}
+
 int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
@@ -161,6 +180,8 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     int rc = skiff_check_p2p(sendbuf, sendcount, sendtype, dest, sendtag, comm, 0, &c, &st);
     if (!rc)
         rc = skiff_check_p2p(recvbuf, recvcount, recvtype, source, recvtag, comm, 1, &c, &rt);
+    if (!rc)
+        rc = check_disjoint(sendbuf, sendcount, st, dest, recvbuf, recvcount, rt, source);
     if (rc)
         return skiff_fail(comm, rc);
     size_t got = 0;

@@ -45,7 +45,7 @@ static int send_nonblocking(const void *buf, int count, MPI_Datatype dt, int des
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
     int rc = skiff_check_p2p(buf, count, dt, dest, tag, comm, 0, &c, &t);
-    if (SKIFF_UNLIKELY(rc))
+    if (SKIFF_UNLIKELY(rc || (rc = skiff_check_ptr(request, "request"))))
         return skiff_fail(comm, rc);
     if (SKIFF_UNLIKELY(dest == MPI_PROC_NULL))
         return completed_request(request, comm);
@@ -139,7 +139,10 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
     SKIFF_ENTER(MPI_Ibsend);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
-    int rc = bsend(buf, count, datatype, dest, tag, comm);
+    int rc = skiff_check_ptr(request, "request");
+    if (SKIFF_UNLIKELY(rc))
+        return skiff_fail(comm, rc);
+    rc = bsend(buf, count, datatype, dest, tag, comm);
     return rc ? rc : completed_request(request, comm);
 }
 SKIFF_ALIAS(MPI_Ibsend)
@@ -148,9 +151,11 @@ int PMPI_Buffer_attach(void *buffer, int size)
 {
     SKIFF_ENTER(MPI_Buffer_attach);
     SKIFF_REQUIRE_INIT();
-    int rc = size < 0 ? skiff_err(MPI_ERR_ARG, "invalid buffer size %d", size)
-             : !buffer && size > 0 ? skiff_err(MPI_ERR_BUFFER, "buffer is NULL but size is %d", size)
-                                   : skiff_bsend_attach(buffer, (size_t)size);
+    /* MPI_BUFFER_AUTOMATIC ignores size. */
+    int automatic = buffer == MPI_BUFFER_AUTOMATIC;
+    int rc = size < 0 && !automatic ? skiff_err(MPI_ERR_ARG, "invalid buffer size %d (must be >= 0)", size)
+             : !buffer && size > 0  ? skiff_err(MPI_ERR_BUFFER, "buffer is NULL but size is %d", size)
+                                    : skiff_bsend_attach(buffer, automatic ? 0 : (size_t)size);
     return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Buffer_attach)
@@ -159,6 +164,9 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
     SKIFF_ENTER(MPI_Buffer_detach);
     SKIFF_REQUIRE_INIT();
+    int rc = skiff_check_ptr(buffer_addr, "buffer_addr");
+    if (SKIFF_UNLIKELY(rc || (rc = skiff_check_ptr(size, "size"))))
+        return skiff_fail(MPI_COMM_WORLD, rc);
     void *buf;
     size_t sz;
     skiff_bsend_detach(&buf, &sz);

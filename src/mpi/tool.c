@@ -11,12 +11,24 @@
 #include "util/config.h"
 
 #define CVAR_VALUE_MAX 512
+#define CVAR_HANDLE_MAGIC 0x63766172u /* "cvar"; cleared when the handle is freed */
 
 static int t_inits; /* MPI_T_init_thread minus MPI_T_finalize calls */
 
+/* Freed handles are kept for reuse, never given back to malloc, so a stale one is still readable and
+ * refused by its cleared magic. MPI_T calls return their code and call no error handler. */
 struct MPI_T_cvar_handle_t {
+    unsigned magic;
     int index;
+    struct MPI_T_cvar_handle_t *next_free;
 };
+
+static struct MPI_T_cvar_handle_t *free_handles;
+
+static int live_handle(MPI_T_cvar_handle h)
+{
+    return h && h->magic == CVAR_HANDLE_MAGIC;
+}
 
 struct fact {
     const char *name, *help;
@@ -65,6 +77,8 @@ static void copy_out(char *dst, int *len, const char *src)
 
 int PMPI_T_init_thread(int required, int *provided)
 {
+    if (!provided)
+        return MPI_T_ERR_INVALID;
     *provided = required > MPI_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED : required;
     t_inits++;
     return MPI_SUCCESS;
@@ -84,6 +98,8 @@ int PMPI_T_cvar_get_num(int *num_cvar)
 {
     if (t_inits <= 0)
         return MPI_T_ERR_NOT_INITIALIZED;
+    if (!num_cvar)
+        return MPI_T_ERR_INVALID;
     *num_cvar = ncvars();
     return MPI_SUCCESS;
 }
@@ -124,7 +140,9 @@ int PMPI_T_cvar_get_index(const char *name, int *cvar_index)
 {
     if (t_inits <= 0)
         return MPI_T_ERR_NOT_INITIALIZED;
-    for (int i = 0; name && i < ncvars(); i++) {
+    if (!name || !cvar_index)
+        return MPI_T_ERR_INVALID;
+    for (int i = 0; i < ncvars(); i++) {
         const char *n, *h;
         row_at(i, &n, &h);
         if (strcmp(n, name) == 0) {
@@ -143,10 +161,14 @@ int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle
         return MPI_T_ERR_NOT_INITIALIZED;
     if (cvar_index < 0 || cvar_index >= ncvars())
         return MPI_T_ERR_INVALID_INDEX;
-    struct MPI_T_cvar_handle_t *h = malloc(sizeof *h);
-    if (!h)
+    if (!handle || !count)
+        return MPI_T_ERR_INVALID;
+    struct MPI_T_cvar_handle_t *h = free_handles;
+    if (h)
+        free_handles = h->next_free;
+    else if (!(h = malloc(sizeof *h)))
         return MPI_T_ERR_MEMORY;
-    h->index = cvar_index;
+    *h = (struct MPI_T_cvar_handle_t){CVAR_HANDLE_MAGIC, cvar_index, NULL};
     *handle = h;
     *count = CVAR_VALUE_MAX;
     return MPI_SUCCESS;
@@ -157,9 +179,13 @@ int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
 {
     if (t_inits <= 0)
         return MPI_T_ERR_NOT_INITIALIZED;
-    if (!handle || !*handle)
+    if (!handle)
+        return MPI_T_ERR_INVALID;
+    if (!live_handle(*handle))
         return MPI_T_ERR_INVALID_HANDLE;
-    free(*handle);
+    struct MPI_T_cvar_handle_t *h = *handle;
+    *h = (struct MPI_T_cvar_handle_t){.next_free = free_handles};
+    free_handles = h;
     *handle = MPI_T_CVAR_HANDLE_NULL;
     return MPI_SUCCESS;
 }
@@ -170,8 +196,10 @@ int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
 {
     if (t_inits <= 0)
         return MPI_T_ERR_NOT_INITIALIZED;
-    if (!handle)
+    if (!live_handle(handle))
         return MPI_T_ERR_INVALID_HANDLE;
+    if (!buf)
+        return MPI_T_ERR_INVALID;
     int ns = nsettings();
     if (handle->index >= ns) {
         facts[handle->index - ns].read(buf, CVAR_VALUE_MAX);
@@ -186,11 +214,12 @@ SKIFF_ALIAS(MPI_T_cvar_read)
 
 int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
 {
-    (void)buf;
     if (t_inits <= 0)
         return MPI_T_ERR_NOT_INITIALIZED;
-    if (!handle)
+    if (!live_handle(handle))
         return MPI_T_ERR_INVALID_HANDLE;
+    if (!buf)
+        return MPI_T_ERR_INVALID;
     return MPI_T_ERR_CVAR_SET_NEVER; /* settings come from the environment, before MPI_Init */
 }
 SKIFF_ALIAS(MPI_T_cvar_write)

@@ -7,10 +7,17 @@ static int fail(int rc)
     return skiff_fail(MPI_COMM_WORLD, rc);
 }
 
-static int check_blocklen(int len, int i)
+static int check_blocklen(int len)
 {
-    return len >= 0 ? MPI_SUCCESS
-                    : skiff_err(MPI_ERR_COUNT, "invalid blocklength %d at index %d (must be >= 0)", len, i);
+    return len >= 0 ? MPI_SUCCESS : skiff_err(MPI_ERR_COUNT, "invalid blocklength %d (must be >= 0)", len);
+}
+
+static int check_blocklens(const int lens[], int count)
+{
+    for (int i = 0; i < count; i++)
+        if (lens[i] < 0)
+            return skiff_err(MPI_ERR_COUNT, "invalid blocklength %d at index %d (must be >= 0)", lens[i], i);
+    return MPI_SUCCESS;
 }
 
 static int check_array(const void *a, int count, const char *what)
@@ -69,7 +76,7 @@ static int hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype old
 {
     struct skiff_type_builder b;
     const struct skiff_type *old = NULL;
-    int rc = check_blocklen(blocklength, 0);
+    int rc = check_blocklen(blocklength);
     if (rc || (rc = begin(count, oldtype, newtype, &b, &old)))
         return fail(rc);
     for (int i = 0; i < count; i++)
@@ -101,26 +108,27 @@ int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype 
 }
 SKIFF_ALIAS(MPI_Type_hvector)
 
-/* The indexed family. Block i has blocklens[i] (or blocklen when blocklens is NULL) elements at
- * displacement idispls[i] * extent (or hdispls[i] bytes when idispls is NULL). */
+/* The indexed family. Block i has blocklens[i] (or blocklen in the _block forms) elements at
+ * displacement idispls[i] * extent (or hdispls[i] bytes in the h forms). The flags, not NULL arrays,
+ * tell the forms apart: a NULL array is the user's error. */
 struct indexed {
     int count;
     const int *blocklens;
     int blocklen;
     const int *idispls;
     const MPI_Aint *hdispls;
+    int block, bytes;
 };
 
 static int check_indexed(const struct indexed *x)
 {
-    const void *displs = x->idispls ? (const void *)x->idispls : (const void *)x->hdispls;
+    const void *displs = x->bytes ? (const void *)x->hdispls : (const void *)x->idispls;
     int rc = check_array(displs, x->count, "array_of_displacements");
-    if (!rc)
-        rc = x->blocklens ? check_array(x->blocklens, x->count, "array_of_blocklengths")
-                          : check_blocklen(x->blocklen, 0);
-    for (int i = 0; x->blocklens && i < x->count && !rc; i++)
-        rc = check_blocklen(x->blocklens[i], i);
-    return rc;
+    if (rc || x->block)
+        return rc ? rc : check_blocklen(x->blocklen);
+    if ((rc = check_array(x->blocklens, x->count, "array_of_blocklengths")))
+        return rc;
+    return check_blocklens(x->blocklens, x->count);
 }
 
 static int indexed(const struct indexed *x, MPI_Datatype oldtype, MPI_Datatype *newtype)
@@ -131,8 +139,8 @@ static int indexed(const struct indexed *x, MPI_Datatype oldtype, MPI_Datatype *
     if (rc || (rc = check_indexed(x)) || (rc = begin(x->count, oldtype, newtype, &b, &old)))
         return fail(rc);
     for (int i = 0; i < x->count; i++) {
-        ptrdiff_t disp = x->idispls ? (ptrdiff_t)x->idispls[i] * extent_of(old) : x->hdispls[i];
-        skiff_tb_add(&b, disp, (size_t)(x->blocklens ? x->blocklens[i] : x->blocklen), extent_of(old), old);
+        ptrdiff_t disp = x->bytes ? x->hdispls[i] : (ptrdiff_t)x->idispls[i] * extent_of(old);
+        skiff_tb_add(&b, disp, (size_t)(x->block ? x->blocklen : x->blocklens[i]), extent_of(old), old);
     }
     return finish(&b, 0, newtype);
 }
@@ -141,7 +149,7 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int ar
                       MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     SKIFF_ENTER(MPI_Type_indexed);
-    struct indexed x = {count, array_of_blocklengths, 0, array_of_displacements, NULL};
+    struct indexed x = {count, array_of_blocklengths, 0, array_of_displacements, NULL, 0, 0};
     return indexed(&x, oldtype, newtype);
 }
 SKIFF_ALIAS(MPI_Type_indexed)
@@ -150,7 +158,7 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[], cons
                               MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     SKIFF_ENTER(MPI_Type_create_hindexed);
-    struct indexed x = {count, array_of_blocklengths, 0, NULL, array_of_displacements};
+    struct indexed x = {count, array_of_blocklengths, 0, NULL, array_of_displacements, 0, 1};
     return indexed(&x, oldtype, newtype);
 }
 SKIFF_ALIAS(MPI_Type_create_hindexed)
@@ -159,7 +167,7 @@ int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of
                        MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     SKIFF_ENTER(MPI_Type_hindexed);
-    struct indexed x = {count, array_of_blocklengths, 0, NULL, array_of_displacements};
+    struct indexed x = {count, array_of_blocklengths, 0, NULL, array_of_displacements, 0, 1};
     return indexed(&x, oldtype, newtype);
 }
 SKIFF_ALIAS(MPI_Type_hindexed)
@@ -168,7 +176,7 @@ int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_o
                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     SKIFF_ENTER(MPI_Type_create_indexed_block);
-    struct indexed x = {count, NULL, blocklength, array_of_displacements, NULL};
+    struct indexed x = {count, NULL, blocklength, array_of_displacements, NULL, 1, 0};
     return indexed(&x, oldtype, newtype);
 }
 SKIFF_ALIAS(MPI_Type_create_indexed_block)
@@ -177,7 +185,7 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint a
                                     MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     SKIFF_ENTER(MPI_Type_create_hindexed_block);
-    struct indexed x = {count, NULL, blocklength, NULL, array_of_displacements};
+    struct indexed x = {count, NULL, blocklength, NULL, array_of_displacements, 1, 1};
     return indexed(&x, oldtype, newtype);
 }
 SKIFF_ALIAS(MPI_Type_create_hindexed_block)
@@ -188,16 +196,13 @@ static int check_struct(int count, const int blocklens[], const MPI_Aint displs[
     int rc;
     if ((rc = skiff_check_count(count)) || (rc = check_array(blocklens, count, "array_of_blocklengths")) ||
         (rc = check_array(displs, count, "array_of_displacements")) ||
-        (rc = check_array(types, count, "array_of_types")) || (rc = check_out(newtype)))
+        (rc = check_array(types, count, "array_of_types")) || (rc = check_out(newtype)) ||
+        (rc = check_blocklens(blocklens, count)))
         return rc;
-    for (int i = 0; i < count; i++) {
-        const struct skiff_type *t;
-        if ((rc = check_blocklen(blocklens[i], i)))
-            return rc;
-        if (!(t = skiff_type_get(types[i])))
+    for (int i = 0; i < count; i++)
+        if (!skiff_type_get(types[i]))
             return skiff_err(MPI_ERR_TYPE, "array_of_types[%d] is %s", i,
                              types[i] == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL" : "not a datatype, or freed");
-    }
     return MPI_SUCCESS;
 }
 

@@ -3,28 +3,74 @@
 #include "core/pt2pt.h"
 #include "mpi/mpi_impl.h"
 
+#define NOT_LIVE "is not a live request (already completed and freed, or never created)"
+
+/* The request a handle names; NULL for MPI_REQUEST_NULL and for stale or made-up handles, which the
+ * lookup refuses without following them (core/request.h). */
+static inline struct skiff_request *live(MPI_Request h)
+{
+    return h == MPI_REQUEST_NULL ? NULL : skiff_req_of(h);
+}
+
+static unsigned long long handle_bits(MPI_Request h)
+{
+    return (unsigned long long)(uintptr_t)h;
+}
+
 static int check_req(MPI_Request h, struct skiff_request **out)
 {
-    struct skiff_request *r = skiff_req_of(h);
-    if (r && SKIFF_UNLIKELY(!r->kind))
-        return skiff_err(MPI_ERR_REQUEST, "invalid request (already freed or never created)");
+    struct skiff_request *r = live(h);
+    if (SKIFF_UNLIKELY(!r && h != MPI_REQUEST_NULL))
+        return skiff_err(MPI_ERR_REQUEST, "request %#llx " NOT_LIVE, handle_bits(h));
     *out = r;
     return MPI_SUCCESS;
 }
 
+/* The INOUT handle of Wait, Test, Request_free and Cancel. */
+static int check_req_at(const MPI_Request *request, struct skiff_request **out)
+{
+    int rc = skiff_check_ptr(request, "request");
+    return rc ? rc : check_req(*request, out);
+}
+
+static void unlist(int n, MPI_Request reqs[])
+{
+    for (int i = 0; i < n; i++) {
+        struct skiff_request *r = live(reqs[i]);
+        if (r)
+            r->listed = 0;
+    }
+}
+
+static int first_of(MPI_Request reqs[], int i)
+{
+    int j = 0;
+    while (reqs[j] != reqs[i])
+        j++;
+    return j;
+}
+
+/* Every entry live or MPI_REQUEST_NULL, and none twice: the call would complete and release it twice.
+ * Marking the requests finds repeats in one pass. */
 static int check_reqs(int count, MPI_Request reqs[])
 {
-    if (count < 0)
-        return skiff_err(MPI_ERR_COUNT, "invalid count %d of requests", count);
-    if (count > 0 && !reqs)
-        return skiff_err(MPI_ERR_REQUEST, "the array of %d requests is NULL", count);
-    struct skiff_request *r = NULL;
-    for (int i = 0; i < count; i++) {
-        int rc = check_req(reqs[i], &r);
-        if (rc)
-            return rc;
+    if (SKIFF_UNLIKELY(count < 0))
+        return skiff_err(MPI_ERR_COUNT, "invalid count %d of requests (must be >= 0)", count);
+    if (SKIFF_UNLIKELY(count > 0 && !reqs))
+        return skiff_err(MPI_ERR_ARG, "array_of_requests is NULL but count is %d", count);
+    int rc = MPI_SUCCESS, i;
+    for (i = 0; i < count && !rc; i++) {
+        struct skiff_request *r = live(reqs[i]);
+        if (SKIFF_UNLIKELY(!r && reqs[i] != MPI_REQUEST_NULL))
+            rc = skiff_err(MPI_ERR_REQUEST, "array_of_requests[%d] = %#llx " NOT_LIVE, i, handle_bits(reqs[i]));
+        else if (SKIFF_UNLIKELY(r && r->listed))
+            rc = skiff_err(MPI_ERR_REQUEST, "array_of_requests[%d] repeats array_of_requests[%d]: a request may be "
+                           "listed only once", i, first_of(reqs, i));
+        else if (r)
+            r->listed = 1;
     }
-    return MPI_SUCCESS;
+    unlist(i, reqs);
+    return rc;
 }
 
 /* Takes a completed request out of the user's hands: status, error, release. */
@@ -40,7 +86,7 @@ static int retire(MPI_Request *h, MPI_Status *status)
 
 static inline int is_done(MPI_Request h)
 {
-    struct skiff_request *r = skiff_req_of(h);
+    struct skiff_request *r = live(h);
     return r && r->state == SKIFF_RS_DONE;
 }
 
@@ -49,7 +95,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     struct skiff_request *r = NULL;
     SKIFF_ENTER(MPI_Wait);
     SKIFF_REQUIRE_INIT();
-    int rc = check_req(*request, &r);
+    int rc = check_req_at(request, &r);
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
     if (!r) {
@@ -68,7 +114,9 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     struct skiff_request *r = NULL;
     SKIFF_ENTER(MPI_Test);
     SKIFF_REQUIRE_INIT();
-    int rc = check_req(*request, &r);
+    int rc = check_req_at(request, &r);
+    if (!rc)
+        rc = skiff_check_ptr(flag, "flag");
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
     if (!r) {
@@ -130,6 +178,8 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Stat
     SKIFF_ENTER(MPI_Testall);
     SKIFF_REQUIRE_INIT();
     int rc = check_reqs(count, array_of_requests);
+    if (!rc)
+        rc = skiff_check_ptr(flag, "flag");
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
     if (!all_done(count, array_of_requests))
@@ -173,6 +223,8 @@ int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Sta
     SKIFF_ENTER(MPI_Waitany);
     SKIFF_REQUIRE_INIT();
     int rc = check_reqs(count, array_of_requests);
+    if (!rc)
+        rc = skiff_check_ptr(index, "index");
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
     struct skiff_waiter w = SKIFF_WAITER_INIT;
@@ -188,6 +240,8 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fl
     SKIFF_ENTER(MPI_Testany);
     SKIFF_REQUIRE_INIT();
     int rc = check_reqs(count, array_of_requests);
+    if (!rc && !(rc = skiff_check_ptr(index, "index")))
+        rc = skiff_check_ptr(flag, "flag");
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
     int i = first_done(count, array_of_requests);
@@ -203,6 +257,17 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fl
     return finish_any(i, array_of_requests, index, status);
 }
 SKIFF_ALIAS(MPI_Testany)
+
+/* The arguments of Waitsome and Testsome. */
+static int check_some(int incount, MPI_Request reqs[], int *outcount, int indices[])
+{
+    int rc = check_reqs(incount, reqs);
+    if (!rc)
+        rc = skiff_check_ptr(outcount, "outcount");
+    if (!rc && incount > 0)
+        rc = skiff_check_ptr(indices, "array_of_indices");
+    return rc;
+}
 
 /* Retires every completed request; outcount MPI_UNDEFINED when all are null. */
 static int collect_some(int count, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
@@ -229,7 +294,7 @@ int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, i
 {
     SKIFF_ENTER(MPI_Waitsome);
     SKIFF_REQUIRE_INIT();
-    int rc = check_reqs(incount, array_of_requests);
+    int rc = check_some(incount, array_of_requests, outcount, array_of_indices);
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
     struct skiff_waiter w = SKIFF_WAITER_INIT;
@@ -245,7 +310,7 @@ int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, i
 {
     SKIFF_ENTER(MPI_Testsome);
     SKIFF_REQUIRE_INIT();
-    int rc = check_reqs(incount, array_of_requests);
+    int rc = check_some(incount, array_of_requests, outcount, array_of_indices);
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
     skiff_progress();
@@ -254,14 +319,25 @@ int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, i
 }
 SKIFF_ALIAS(MPI_Testsome)
 
+/* Request_free and Cancel need a request, and one of a point-to-point operation: MPI makes both
+ * erroneous on the request of a nonblocking collective. */
+static int check_p2p_req(const MPI_Request *request, const char *verb, struct skiff_request **out)
+{
+    int rc = check_req_at(request, out);
+    if (!rc && !*out)
+        rc = skiff_err(MPI_ERR_REQUEST, "cannot %s MPI_REQUEST_NULL", verb);
+    else if (!rc && (*out)->kind == SKIFF_REQ_COLL)
+        rc = skiff_err(MPI_ERR_REQUEST, "cannot %s the request of a nonblocking collective (complete it with "
+                       "MPI_Wait or MPI_Test)", verb);
+    return rc;
+}
+
 int PMPI_Request_free(MPI_Request *request)
 {
     struct skiff_request *r = NULL;
     SKIFF_ENTER(MPI_Request_free);
     SKIFF_REQUIRE_INIT();
-    int rc = check_req(*request, &r);
-    if (!rc && !r)
-        rc = skiff_err(MPI_ERR_REQUEST, "cannot free MPI_REQUEST_NULL");
+    int rc = check_p2p_req(request, "free", &r);
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
     /* The operation goes on; its request object is released when it completes. */
@@ -280,6 +356,8 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     SKIFF_ENTER(MPI_Request_get_status);
     SKIFF_REQUIRE_INIT();
     int rc = check_req(request, &r);
+    if (!rc)
+        rc = skiff_check_ptr(flag, "flag");
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
     if (!r) {
@@ -301,9 +379,7 @@ int PMPI_Cancel(MPI_Request *request)
     struct skiff_request *r = NULL;
     SKIFF_ENTER(MPI_Cancel);
     SKIFF_REQUIRE_INIT();
-    int rc = check_req(*request, &r);
-    if (!rc && !r)
-        rc = skiff_err(MPI_ERR_REQUEST, "cannot cancel MPI_REQUEST_NULL");
+    int rc = check_p2p_req(request, "cancel", &r);
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
     /* Receives not yet matched are cancelled; sends are not (MPI allows the cancel to fail). */
@@ -315,6 +391,10 @@ SKIFF_ALIAS(MPI_Cancel)
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 {
     SKIFF_ENTER(MPI_Test_cancelled);
+    int rc = status ? skiff_check_ptr(flag, "flag")
+                    : skiff_err(MPI_ERR_ARG, "status is NULL (MPI_STATUS_IGNORE): an ignored status holds no answer");
+    if (SKIFF_UNLIKELY(rc))
+        return skiff_fail(MPI_COMM_WORLD, rc);
     *flag = status->MPI_internal[SKIFF_ST_CANCELLED] != 0;
     return MPI_SUCCESS;
 }

@@ -17,7 +17,10 @@
  *   - want is a fixed substring, so values are chosen to be distinctive (rank 99, tag -7, count -3).
  *   - A row creates what it needs and frees it again (bad_freed_* give stale handles made just
  *     before the call, so a pool cannot have handed the slot out again).
- *   - One table per area (p2p.c, coll.c, comm.c, dtype.c, misc.c); row names are unique. */
+ *   - One table per area (p2p.c, coll.c, comm.c, dtype.c, misc.c); row names are unique.
+ *   - Two calls keep other rules (main.c): MPI_T_* rows give in cls the exact MPI_T_ERR_* code and no
+ *     want (the tools interface has no messages and calls no handler: they run, and must return, under
+ *     MPI_ERRORS_ARE_FATAL, and --list leaves them out); MPI_Abort rows run only under --fatal. */
 #ifndef SKIFF_BAD_INPUT_H
 #define SKIFF_BAD_INPUT_H
 

@@ -1,12 +1,1199 @@
-/* bad_input rows: collectives, blocking and nonblocking (see bad_input.h). */
+/* bad_input rows: collectives, blocking and nonblocking (see bad_input.h).
+ *
+ * Rows on x->comm make an error every rank sees; what only the root checks (its receive side, its
+ * MPI_IN_PLACE) runs on x->self, where every rank is the root. Per-rank arrays are 64 long, more than
+ * any communicator here has ranks; a bad entry sits at index 0 so the message does not depend on the
+ * number of ranks. */
 #include "bad_input.h"
+
+/* counts[i] = 1, displs[i] = i; counts[0] = first */
+static int *counts_of(int *counts, int first)
+{
+    for (int i = 0; i < 64; i++)
+        counts[i] = 1;
+    counts[0] = first;
+    return counts;
+}
+
+static int *displs_of(int *displs)
+{
+    for (int i = 0; i < 64; i++)
+        displs[i] = i;
+    return displs;
+}
+
+/* A committed derived type of 2 ints: contiguous, yet no predefined op applies to it. */
+static MPI_Datatype two_ints(void)
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    MPI_Type_contiguous(2, MPI_INT, &t);
+    MPI_Type_commit(&t);
+    return t;
+}
+
+/* ---------------------------------------------------------------------------------- Barrier, Ibarrier */
+
+static int barrier_comm_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Barrier(MPI_COMM_NULL);
+}
+
+static int barrier_comm_freed(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Barrier(bad_freed_comm());
+}
+
+static int ibarrier_comm_null(struct bad_ctx *x)
+{
+    return MPI_Ibarrier(MPI_COMM_NULL, &x->req);
+}
+
+static int ibarrier_request_null(struct bad_ctx *x)
+{
+    return MPI_Ibarrier(x->comm, NULL);
+}
+
+/* -------------------------------------------------------------------------------------- Bcast, Ibcast */
 
 static int bcast_root_high(struct bad_ctx *x)
 {
     return MPI_Bcast(x->ibuf, 1, MPI_INT, 77, x->comm);
 }
 
+static int bcast_root_negative(struct bad_ctx *x)
+{
+    return MPI_Bcast(x->ibuf, 1, MPI_INT, -5, x->comm);
+}
+
+static int bcast_count_negative(struct bad_ctx *x)
+{
+    return MPI_Bcast(x->ibuf, -3, MPI_INT, 0, x->comm);
+}
+
+static int bcast_type_null(struct bad_ctx *x)
+{
+    return MPI_Bcast(x->ibuf, 1, MPI_DATATYPE_NULL, 0, x->comm);
+}
+
+static int bcast_type_freed(struct bad_ctx *x)
+{
+    return MPI_Bcast(x->ibuf, 1, bad_freed_type(), 0, x->comm);
+}
+
+static int bcast_uncommitted(struct bad_ctx *x)
+{
+    MPI_Datatype t = bad_uncommitted_type();
+    int rc = MPI_Bcast(x->ibuf, 1, t, 0, x->comm);
+    MPI_Type_free(&t);
+    return rc;
+}
+
+static int bcast_null_buf(struct bad_ctx *x)
+{
+    return MPI_Bcast(NULL, 4, MPI_INT, 0, x->comm);
+}
+
+static int bcast_in_place(struct bad_ctx *x)
+{
+    return MPI_Bcast(MPI_IN_PLACE, 1, MPI_INT, 0, x->comm);
+}
+
+static int bcast_comm_freed(struct bad_ctx *x)
+{
+    return MPI_Bcast(x->ibuf, 1, MPI_INT, 0, bad_freed_comm());
+}
+
+static int ibcast_root_high(struct bad_ctx *x)
+{
+    return MPI_Ibcast(x->ibuf, 1, MPI_INT, 77, x->comm, &x->req);
+}
+
+static int ibcast_request_null(struct bad_ctx *x)
+{
+    return MPI_Ibcast(x->ibuf, 1, MPI_INT, 0, x->comm, NULL);
+}
+
+static int ibcast_in_place(struct bad_ctx *x)
+{
+    return MPI_Ibcast(MPI_IN_PLACE, 1, MPI_INT, 0, x->comm, &x->req);
+}
+
+static int ibcast_count_negative(struct bad_ctx *x)
+{
+    return MPI_Ibcast(x->ibuf, -3, MPI_INT, 0, x->comm, &x->req);
+}
+
+/* ------------------------------------------------------------------------------------ Reduce, Ireduce */
+
+static int reduce_root_negative(struct bad_ctx *x)
+{
+    return MPI_Reduce(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_SUM, -5, x->comm);
+}
+
+static int reduce_count_negative(struct bad_ctx *x)
+{
+    return MPI_Reduce(x->ibuf, x->ibuf2, -3, MPI_INT, MPI_SUM, 0, x->comm);
+}
+
+static int reduce_uncommitted(struct bad_ctx *x)
+{
+    MPI_Datatype t = bad_uncommitted_type();
+    int rc = MPI_Reduce(x->ibuf, x->ibuf2, 1, t, MPI_SUM, 0, x->comm);
+    MPI_Type_free(&t);
+    return rc;
+}
+
+static int reduce_op_null(struct bad_ctx *x)
+{
+    return MPI_Reduce(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_OP_NULL, 0, x->comm);
+}
+
+static int reduce_op_freed(struct bad_ctx *x)
+{
+    return MPI_Reduce(x->ibuf, x->ibuf2, 1, MPI_INT, bad_freed_op(), 0, x->comm);
+}
+
+static int reduce_land_double(struct bad_ctx *x)
+{
+    return MPI_Reduce(x->dbuf, x->dbuf + 8, 1, MPI_DOUBLE, MPI_LAND, 0, x->comm);
+}
+
+static int reduce_null_sendbuf(struct bad_ctx *x)
+{
+    return MPI_Reduce(NULL, x->ibuf2, 4, MPI_INT, MPI_SUM, 0, x->comm);
+}
+
+static int reduce_root_null_recvbuf(struct bad_ctx *x)
+{
+    return MPI_Reduce(x->ibuf, NULL, 4, MPI_INT, MPI_SUM, 0, x->self);
+}
+
+static int reduce_root_recvbuf_in_place(struct bad_ctx *x)
+{
+    return MPI_Reduce(x->ibuf, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, 0, x->self);
+}
+
+static int reduce_root_aliased(struct bad_ctx *x)
+{
+    return MPI_Reduce(x->ibuf, x->ibuf, 4, MPI_INT, MPI_SUM, 0, x->self);
+}
+
+static int reduce_comm_null(struct bad_ctx *x)
+{
+    return MPI_Reduce(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_NULL);
+}
+
+static int ireduce_root_high(struct bad_ctx *x)
+{
+    return MPI_Ireduce(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_SUM, 77, x->comm, &x->req);
+}
+
+static int ireduce_request_null(struct bad_ctx *x)
+{
+    return MPI_Ireduce(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_SUM, 0, x->comm, NULL);
+}
+
+static int ireduce_op_replace(struct bad_ctx *x)
+{
+    return MPI_Ireduce(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_REPLACE, 0, x->comm, &x->req);
+}
+
+static int ireduce_root_aliased(struct bad_ctx *x)
+{
+    return MPI_Ireduce(x->ibuf, x->ibuf, 4, MPI_INT, MPI_SUM, 0, x->self, &x->req);
+}
+
+/* ---------------------------------------------------------------------------- Allreduce, Iallreduce */
+
+static int allreduce_count_negative(struct bad_ctx *x)
+{
+    return MPI_Allreduce(x->ibuf, x->ibuf2, -3, MPI_INT, MPI_SUM, x->comm);
+}
+
+static int allreduce_type_null(struct bad_ctx *x)
+{
+    return MPI_Allreduce(x->ibuf, x->ibuf2, 1, MPI_DATATYPE_NULL, MPI_SUM, x->comm);
+}
+
+static int allreduce_op_null(struct bad_ctx *x)
+{
+    return MPI_Allreduce(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_OP_NULL, x->comm);
+}
+
+static int allreduce_op_freed(struct bad_ctx *x)
+{
+    return MPI_Allreduce(x->ibuf, x->ibuf2, 1, MPI_INT, bad_freed_op(), x->comm);
+}
+
+static int allreduce_op_no_op(struct bad_ctx *x)
+{
+    return MPI_Allreduce(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_NO_OP, x->comm);
+}
+
+static int allreduce_maxloc_int(struct bad_ctx *x)
+{
+    return MPI_Allreduce(x->ibuf, x->ibuf2, 2, MPI_INT, MPI_MAXLOC, x->comm);
+}
+
+static int allreduce_sum_derived(struct bad_ctx *x)
+{
+    MPI_Datatype t = two_ints();
+    int rc = MPI_Allreduce(x->ibuf, x->ibuf2, 1, t, MPI_SUM, x->comm);
+    MPI_Type_free(&t);
+    return rc;
+}
+
+static int allreduce_null_sendbuf(struct bad_ctx *x)
+{
+    return MPI_Allreduce(NULL, x->ibuf2, 4, MPI_INT, MPI_SUM, x->comm);
+}
+
+static int allreduce_null_recvbuf(struct bad_ctx *x)
+{
+    return MPI_Allreduce(x->ibuf, NULL, 4, MPI_INT, MPI_SUM, x->comm);
+}
+
+static int allreduce_recvbuf_in_place(struct bad_ctx *x)
+{
+    return MPI_Allreduce(x->ibuf, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, x->comm);
+}
+
+static int allreduce_aliased(struct bad_ctx *x)
+{
+    return MPI_Allreduce(x->ibuf, x->ibuf, 4, MPI_INT, MPI_SUM, x->comm);
+}
+
+static int allreduce_comm_freed(struct bad_ctx *x)
+{
+    return MPI_Allreduce(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_SUM, bad_freed_comm());
+}
+
+static int iallreduce_request_null(struct bad_ctx *x)
+{
+    return MPI_Iallreduce(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_SUM, x->comm, NULL);
+}
+
+static int iallreduce_bxor_float(struct bad_ctx *x)
+{
+    return MPI_Iallreduce(x->dbuf, x->dbuf + 8, 1, MPI_FLOAT, MPI_BXOR, x->comm, &x->req);
+}
+
+static int iallreduce_aliased(struct bad_ctx *x)
+{
+    return MPI_Iallreduce(x->ibuf, x->ibuf, 4, MPI_INT, MPI_SUM, x->comm, &x->req);
+}
+
+/* -------------------------------------------------------------------------------------- Reduce_local */
+
+static int reduce_local_count_negative(struct bad_ctx *x)
+{
+    return MPI_Reduce_local(x->ibuf, x->ibuf2, -3, MPI_INT, MPI_SUM);
+}
+
+static int reduce_local_type_freed(struct bad_ctx *x)
+{
+    return MPI_Reduce_local(x->ibuf, x->ibuf2, 1, bad_freed_type(), MPI_SUM);
+}
+
+static int reduce_local_op_null(struct bad_ctx *x)
+{
+    return MPI_Reduce_local(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_OP_NULL);
+}
+
+static int reduce_local_band_double(struct bad_ctx *x)
+{
+    return MPI_Reduce_local(x->dbuf, x->dbuf + 8, 1, MPI_DOUBLE, MPI_BAND);
+}
+
+static int reduce_local_null_inbuf(struct bad_ctx *x)
+{
+    return MPI_Reduce_local(NULL, x->ibuf2, 4, MPI_INT, MPI_SUM);
+}
+
+static int reduce_local_null_inoutbuf(struct bad_ctx *x)
+{
+    return MPI_Reduce_local(x->ibuf, NULL, 4, MPI_INT, MPI_SUM);
+}
+
+static int reduce_local_in_place(struct bad_ctx *x)
+{
+    return MPI_Reduce_local(MPI_IN_PLACE, x->ibuf2, 1, MPI_INT, MPI_SUM);
+}
+
+static int reduce_local_aliased(struct bad_ctx *x)
+{
+    return MPI_Reduce_local(x->ibuf, x->ibuf, 4, MPI_INT, MPI_SUM);
+}
+
+/* ---------------------------------------------------------------------------------- Gather, Gatherv */
+
+static int gather_root_high(struct bad_ctx *x)
+{
+    return MPI_Gather(x->ibuf, 1, MPI_INT, x->ibuf2, 1, MPI_INT, 77, x->comm);
+}
+
+static int gather_sendcount_negative(struct bad_ctx *x)
+{
+    return MPI_Gather(x->ibuf, -3, MPI_INT, x->ibuf2, 1, MPI_INT, 0, x->comm);
+}
+
+static int gather_sendtype_null(struct bad_ctx *x)
+{
+    return MPI_Gather(x->ibuf, 1, MPI_DATATYPE_NULL, x->ibuf2, 1, MPI_INT, 0, x->comm);
+}
+
+static int gather_null_sendbuf(struct bad_ctx *x)
+{
+    return MPI_Gather(NULL, 4, MPI_INT, x->ibuf2, 4, MPI_INT, 0, x->comm);
+}
+
+static int gather_root_recvcount_negative(struct bad_ctx *x)
+{
+    return MPI_Gather(x->ibuf, 1, MPI_INT, x->ibuf2, -3, MPI_INT, 0, x->self);
+}
+
+static int gather_root_recvtype_uncommitted(struct bad_ctx *x)
+{
+    MPI_Datatype t = bad_uncommitted_type();
+    int rc = MPI_Gather(x->ibuf, 2, MPI_INT, x->ibuf2, 1, t, 0, x->self);
+    MPI_Type_free(&t);
+    return rc;
+}
+
+static int gather_root_null_recvbuf(struct bad_ctx *x)
+{
+    return MPI_Gather(x->ibuf, 4, MPI_INT, NULL, 4, MPI_INT, 0, x->self);
+}
+
+static int gather_root_recvbuf_in_place(struct bad_ctx *x)
+{
+    return MPI_Gather(x->ibuf, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, 0, x->self);
+}
+
+static int gather_root_aliased(struct bad_ctx *x)
+{
+    return MPI_Gather(x->ibuf, 1, MPI_INT, x->ibuf, 1, MPI_INT, 0, x->self);
+}
+
+static int gather_root_mismatch(struct bad_ctx *x)
+{
+    return MPI_Gather(x->ibuf, 2, MPI_INT, x->ibuf2, 1, MPI_INT, 0, x->self);
+}
+
+static int gatherv_root_high(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Gatherv(x->ibuf, 1, MPI_INT, x->ibuf2, counts_of(counts, 1), displs_of(displs), MPI_INT, 77,
+                       x->comm);
+}
+
+static int gatherv_sendcount_negative(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Gatherv(x->ibuf, -3, MPI_INT, x->ibuf2, counts_of(counts, 1), displs_of(displs), MPI_INT, 0,
+                       x->comm);
+}
+
+static int gatherv_root_recvcounts_null(struct bad_ctx *x)
+{
+    int displs[64];
+    return MPI_Gatherv(x->ibuf, 1, MPI_INT, x->ibuf2, NULL, displs_of(displs), MPI_INT, 0, x->self);
+}
+
+static int gatherv_root_displs_null(struct bad_ctx *x)
+{
+    int counts[64];
+    return MPI_Gatherv(x->ibuf, 1, MPI_INT, x->ibuf2, counts_of(counts, 1), NULL, MPI_INT, 0, x->self);
+}
+
+static int gatherv_root_recvcount_negative(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Gatherv(x->ibuf, 1, MPI_INT, x->ibuf2, counts_of(counts, -3), displs_of(displs), MPI_INT, 0,
+                       x->self);
+}
+
+static int gatherv_root_recvtype_null(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Gatherv(x->ibuf, 1, MPI_INT, x->ibuf2, counts_of(counts, 1), displs_of(displs), MPI_DATATYPE_NULL,
+                       0, x->self);
+}
+
+static int gatherv_root_null_recvbuf(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Gatherv(x->ibuf, 1, MPI_INT, NULL, counts_of(counts, 1), displs_of(displs), MPI_INT, 0, x->self);
+}
+
+static int gatherv_root_recvbuf_in_place(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Gatherv(x->ibuf, 1, MPI_INT, MPI_IN_PLACE, counts_of(counts, 1), displs_of(displs), MPI_INT, 0,
+                       x->self);
+}
+
+static int gatherv_root_aliased(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Gatherv(x->ibuf, 1, MPI_INT, x->ibuf, counts_of(counts, 1), displs_of(displs), MPI_INT, 0, x->self);
+}
+
+static int gatherv_root_mismatch(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Gatherv(x->ibuf, 3, MPI_INT, x->ibuf2, counts_of(counts, 1), displs_of(displs), MPI_INT, 0,
+                       x->self);
+}
+
+/* ------------------------------------------------------------------------------- Scatter, Scatterv */
+
+static int scatter_root_high(struct bad_ctx *x)
+{
+    return MPI_Scatter(x->ibuf, 1, MPI_INT, x->ibuf2, 1, MPI_INT, 77, x->comm);
+}
+
+static int scatter_recvcount_negative(struct bad_ctx *x)
+{
+    return MPI_Scatter(x->ibuf, 1, MPI_INT, x->ibuf2, -3, MPI_INT, 0, x->comm);
+}
+
+static int scatter_recvtype_freed(struct bad_ctx *x)
+{
+    return MPI_Scatter(x->ibuf, 1, MPI_INT, x->ibuf2, 1, bad_freed_type(), 0, x->comm);
+}
+
+static int scatter_null_recvbuf(struct bad_ctx *x)
+{
+    return MPI_Scatter(x->ibuf, 4, MPI_INT, NULL, 4, MPI_INT, 0, x->comm);
+}
+
+static int scatter_root_sendcount_negative(struct bad_ctx *x)
+{
+    return MPI_Scatter(x->ibuf, -3, MPI_INT, x->ibuf2, 1, MPI_INT, 0, x->self);
+}
+
+static int scatter_root_sendtype_null(struct bad_ctx *x)
+{
+    return MPI_Scatter(x->ibuf, 1, MPI_DATATYPE_NULL, x->ibuf2, 1, MPI_INT, 0, x->self);
+}
+
+static int scatter_root_null_sendbuf(struct bad_ctx *x)
+{
+    return MPI_Scatter(NULL, 4, MPI_INT, x->ibuf2, 4, MPI_INT, 0, x->self);
+}
+
+static int scatter_root_sendbuf_in_place(struct bad_ctx *x)
+{
+    return MPI_Scatter(MPI_IN_PLACE, 1, MPI_INT, x->ibuf2, 1, MPI_INT, 0, x->self);
+}
+
+static int scatter_root_aliased(struct bad_ctx *x)
+{
+    return MPI_Scatter(x->ibuf, 1, MPI_INT, x->ibuf, 1, MPI_INT, 0, x->self);
+}
+
+static int scatter_root_mismatch(struct bad_ctx *x)
+{
+    return MPI_Scatter(x->ibuf, 1, MPI_INT, x->ibuf2, 2, MPI_INT, 0, x->self);
+}
+
+static int scatterv_root_high(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Scatterv(x->ibuf, counts_of(counts, 1), displs_of(displs), MPI_INT, x->ibuf2, 1, MPI_INT, 77,
+                        x->comm);
+}
+
+static int scatterv_recvcount_negative(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Scatterv(x->ibuf, counts_of(counts, 1), displs_of(displs), MPI_INT, x->ibuf2, -3, MPI_INT, 0,
+                        x->comm);
+}
+
+static int scatterv_root_sendcounts_null(struct bad_ctx *x)
+{
+    int displs[64];
+    return MPI_Scatterv(x->ibuf, NULL, displs_of(displs), MPI_INT, x->ibuf2, 1, MPI_INT, 0, x->self);
+}
+
+static int scatterv_root_displs_null(struct bad_ctx *x)
+{
+    int counts[64];
+    return MPI_Scatterv(x->ibuf, counts_of(counts, 1), NULL, MPI_INT, x->ibuf2, 1, MPI_INT, 0, x->self);
+}
+
+static int scatterv_root_sendcount_negative(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Scatterv(x->ibuf, counts_of(counts, -3), displs_of(displs), MPI_INT, x->ibuf2, 1, MPI_INT, 0,
+                        x->self);
+}
+
+static int scatterv_root_sendtype_uncommitted(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    MPI_Datatype t = bad_uncommitted_type();
+    int rc = MPI_Scatterv(x->ibuf, counts_of(counts, 1), displs_of(displs), t, x->ibuf2, 2, MPI_INT, 0, x->self);
+    MPI_Type_free(&t);
+    return rc;
+}
+
+static int scatterv_root_sendbuf_in_place(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Scatterv(MPI_IN_PLACE, counts_of(counts, 1), displs_of(displs), MPI_INT, x->ibuf2, 1, MPI_INT, 0,
+                        x->self);
+}
+
+static int scatterv_root_aliased(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Scatterv(x->ibuf, counts_of(counts, 1), displs_of(displs), MPI_INT, x->ibuf, 1, MPI_INT, 0, x->self);
+}
+
+/* ------------------------------------------------------------------------------ Allgather, Allgatherv */
+
+static int allgather_sendcount_negative(struct bad_ctx *x)
+{
+    return MPI_Allgather(x->ibuf, -3, MPI_INT, x->ibuf2, 1, MPI_INT, x->comm);
+}
+
+static int allgather_recvtype_null(struct bad_ctx *x)
+{
+    return MPI_Allgather(x->ibuf, 1, MPI_INT, x->ibuf2, 1, MPI_DATATYPE_NULL, x->comm);
+}
+
+static int allgather_null_recvbuf(struct bad_ctx *x)
+{
+    return MPI_Allgather(x->ibuf, 4, MPI_INT, NULL, 4, MPI_INT, x->comm);
+}
+
+static int allgather_recvbuf_in_place(struct bad_ctx *x)
+{
+    return MPI_Allgather(x->ibuf, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, x->comm);
+}
+
+static int allgather_aliased(struct bad_ctx *x)
+{
+    return MPI_Allgather(x->ibuf, 1, MPI_INT, x->ibuf, 1, MPI_INT, x->comm);
+}
+
+static int allgather_mismatch(struct bad_ctx *x)
+{
+    return MPI_Allgather(x->ibuf, 2, MPI_INT, x->ibuf2, 1, MPI_INT, x->comm);
+}
+
+static int allgather_comm_null(struct bad_ctx *x)
+{
+    return MPI_Allgather(x->ibuf, 1, MPI_INT, x->ibuf2, 1, MPI_INT, MPI_COMM_NULL);
+}
+
+static int allgatherv_recvcounts_null(struct bad_ctx *x)
+{
+    int displs[64];
+    return MPI_Allgatherv(x->ibuf, 1, MPI_INT, x->ibuf2, NULL, displs_of(displs), MPI_INT, x->comm);
+}
+
+static int allgatherv_displs_null(struct bad_ctx *x)
+{
+    int counts[64];
+    return MPI_Allgatherv(x->ibuf, 1, MPI_INT, x->ibuf2, counts_of(counts, 1), NULL, MPI_INT, x->comm);
+}
+
+static int allgatherv_recvcount_negative(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Allgatherv(x->ibuf, 1, MPI_INT, x->ibuf2, counts_of(counts, -3), displs_of(displs), MPI_INT,
+                          x->comm);
+}
+
+static int allgatherv_sendtype_uncommitted(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    MPI_Datatype t = bad_uncommitted_type();
+    int rc = MPI_Allgatherv(x->ibuf, 1, t, x->ibuf2, counts_of(counts, 2), displs_of(displs), MPI_INT, x->comm);
+    MPI_Type_free(&t);
+    return rc;
+}
+
+static int allgatherv_recvbuf_in_place(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Allgatherv(x->ibuf, 1, MPI_INT, MPI_IN_PLACE, counts_of(counts, 1), displs_of(displs), MPI_INT,
+                          x->comm);
+}
+
+static int allgatherv_aliased(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Allgatherv(x->ibuf, 1, MPI_INT, x->ibuf, counts_of(counts, 1), displs_of(displs), MPI_INT, x->comm);
+}
+
+/* ---------------------------------------------------------------------------------- Alltoall(v) */
+
+static int alltoall_sendcount_negative(struct bad_ctx *x)
+{
+    return MPI_Alltoall(x->ibuf, -3, MPI_INT, x->ibuf2, 1, MPI_INT, x->comm);
+}
+
+static int alltoall_recvtype_freed(struct bad_ctx *x)
+{
+    return MPI_Alltoall(x->ibuf, 1, MPI_INT, x->ibuf2, 1, bad_freed_type(), x->comm);
+}
+
+static int alltoall_null_sendbuf(struct bad_ctx *x)
+{
+    return MPI_Alltoall(NULL, 4, MPI_INT, x->ibuf2, 4, MPI_INT, x->comm);
+}
+
+static int alltoall_recvbuf_in_place(struct bad_ctx *x)
+{
+    return MPI_Alltoall(x->ibuf, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, x->comm);
+}
+
+static int alltoall_aliased(struct bad_ctx *x)
+{
+    return MPI_Alltoall(x->ibuf, 1, MPI_INT, x->ibuf, 1, MPI_INT, x->comm);
+}
+
+static int alltoall_mismatch(struct bad_ctx *x)
+{
+    return MPI_Alltoall(x->ibuf, 1, MPI_DOUBLE, x->ibuf2, 1, MPI_INT, x->comm);
+}
+
+static int alltoallv_sendcounts_null(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Alltoallv(x->ibuf, NULL, displs_of(displs), MPI_INT, x->ibuf2, counts_of(counts, 1), displs, MPI_INT,
+                         x->comm);
+}
+
+static int alltoallv_rdispls_null(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Alltoallv(x->ibuf, counts_of(counts, 1), displs_of(displs), MPI_INT, x->ibuf2, counts, NULL, MPI_INT,
+                         x->comm);
+}
+
+static int alltoallv_sendcount_negative(struct bad_ctx *x)
+{
+    int counts[64], bad[64], displs[64];
+    return MPI_Alltoallv(x->ibuf, counts_of(bad, -3), displs_of(displs), MPI_INT, x->ibuf2, counts_of(counts, 1),
+                         displs, MPI_INT, x->comm);
+}
+
+static int alltoallv_recvtype_null(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Alltoallv(x->ibuf, counts_of(counts, 1), displs_of(displs), MPI_INT, x->ibuf2, counts, displs,
+                         MPI_DATATYPE_NULL, x->comm);
+}
+
+static int alltoallv_null_recvbuf(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Alltoallv(x->ibuf, counts_of(counts, 1), displs_of(displs), MPI_INT, NULL, counts, displs, MPI_INT,
+                         x->comm);
+}
+
+static int alltoallv_recvbuf_in_place(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Alltoallv(x->ibuf, counts_of(counts, 1), displs_of(displs), MPI_INT, MPI_IN_PLACE, counts, displs,
+                         MPI_INT, x->comm);
+}
+
+static int alltoallv_aliased(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Alltoallv(x->ibuf, counts_of(counts, 1), displs_of(displs), MPI_INT, x->ibuf, counts, displs, MPI_INT,
+                         x->comm);
+}
+
+/* ---------------------------------------------------------------------- Reduce_scatter(_block) */
+
+static int reduce_scatter_counts_null(struct bad_ctx *x)
+{
+    return MPI_Reduce_scatter(x->ibuf, x->ibuf2, NULL, MPI_INT, MPI_SUM, x->comm);
+}
+
+static int reduce_scatter_count_negative(struct bad_ctx *x)
+{
+    int counts[64];
+    return MPI_Reduce_scatter(x->ibuf, x->ibuf2, counts_of(counts, -3), MPI_INT, MPI_SUM, x->comm);
+}
+
+static int reduce_scatter_uncommitted(struct bad_ctx *x)
+{
+    int counts[64];
+    MPI_Datatype t = bad_uncommitted_type();
+    int rc = MPI_Reduce_scatter(x->ibuf, x->ibuf2, counts_of(counts, 1), t, MPI_SUM, x->comm);
+    MPI_Type_free(&t);
+    return rc;
+}
+
+static int reduce_scatter_op_null(struct bad_ctx *x)
+{
+    int counts[64];
+    return MPI_Reduce_scatter(x->ibuf, x->ibuf2, counts_of(counts, 1), MPI_INT, MPI_OP_NULL, x->comm);
+}
+
+static int reduce_scatter_null_sendbuf(struct bad_ctx *x)
+{
+    int counts[64];
+    return MPI_Reduce_scatter(NULL, x->ibuf2, counts_of(counts, 1), MPI_INT, MPI_SUM, x->comm);
+}
+
+static int reduce_scatter_recvbuf_in_place(struct bad_ctx *x)
+{
+    int counts[64];
+    return MPI_Reduce_scatter(x->ibuf, MPI_IN_PLACE, counts_of(counts, 1), MPI_INT, MPI_SUM, x->comm);
+}
+
+static int reduce_scatter_aliased(struct bad_ctx *x)
+{
+    int counts[64];
+    return MPI_Reduce_scatter(x->ibuf, x->ibuf, counts_of(counts, 1), MPI_INT, MPI_SUM, x->comm);
+}
+
+static int reduce_scatter_block_count_negative(struct bad_ctx *x)
+{
+    return MPI_Reduce_scatter_block(x->ibuf, x->ibuf2, -3, MPI_INT, MPI_SUM, x->comm);
+}
+
+static int reduce_scatter_block_type_null(struct bad_ctx *x)
+{
+    return MPI_Reduce_scatter_block(x->ibuf, x->ibuf2, 1, MPI_DATATYPE_NULL, MPI_SUM, x->comm);
+}
+
+static int reduce_scatter_block_op_freed(struct bad_ctx *x)
+{
+    return MPI_Reduce_scatter_block(x->ibuf, x->ibuf2, 1, MPI_INT, bad_freed_op(), x->comm);
+}
+
+static int reduce_scatter_block_recvbuf_in_place(struct bad_ctx *x)
+{
+    return MPI_Reduce_scatter_block(x->ibuf, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, x->comm);
+}
+
+static int reduce_scatter_block_aliased(struct bad_ctx *x)
+{
+    return MPI_Reduce_scatter_block(x->ibuf, x->ibuf, 1, MPI_INT, MPI_SUM, x->comm);
+}
+
+static int reduce_scatter_block_null_recvbuf(struct bad_ctx *x)
+{
+    return MPI_Reduce_scatter_block(x->ibuf, NULL, 4, MPI_INT, MPI_SUM, x->comm);
+}
+
+static int reduce_scatter_block_comm_null(struct bad_ctx *x)
+{
+    return MPI_Reduce_scatter_block(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
+}
+
+/* --------------------------------------------------------------------------------------- Scan, Exscan */
+
+static int scan_count_negative(struct bad_ctx *x)
+{
+    return MPI_Scan(x->ibuf, x->ibuf2, -3, MPI_INT, MPI_SUM, x->comm);
+}
+
+static int scan_type_freed(struct bad_ctx *x)
+{
+    return MPI_Scan(x->ibuf, x->ibuf2, 1, bad_freed_type(), MPI_SUM, x->comm);
+}
+
+static int scan_op_null(struct bad_ctx *x)
+{
+    return MPI_Scan(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_OP_NULL, x->comm);
+}
+
+static int scan_null_sendbuf(struct bad_ctx *x)
+{
+    return MPI_Scan(NULL, x->ibuf2, 4, MPI_INT, MPI_SUM, x->comm);
+}
+
+static int scan_recvbuf_in_place(struct bad_ctx *x)
+{
+    return MPI_Scan(x->ibuf, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, x->comm);
+}
+
+static int scan_aliased(struct bad_ctx *x)
+{
+    return MPI_Scan(x->ibuf, x->ibuf, 4, MPI_INT, MPI_SUM, x->comm);
+}
+
+static int exscan_count_negative(struct bad_ctx *x)
+{
+    return MPI_Exscan(x->ibuf, x->ibuf2, -3, MPI_INT, MPI_SUM, x->comm);
+}
+
+static int exscan_uncommitted(struct bad_ctx *x)
+{
+    MPI_Datatype t = bad_uncommitted_type();
+    int rc = MPI_Exscan(x->ibuf, x->ibuf2, 1, t, MPI_SUM, x->comm);
+    MPI_Type_free(&t);
+    return rc;
+}
+
+static int exscan_lor_complex(struct bad_ctx *x)
+{
+    return MPI_Exscan(x->dbuf, x->dbuf + 8, 1, MPI_C_DOUBLE_COMPLEX, MPI_LOR, x->comm);
+}
+
+static int exscan_null_recvbuf(struct bad_ctx *x)
+{
+    return MPI_Exscan(x->ibuf, NULL, 4, MPI_INT, MPI_SUM, x->comm);
+}
+
+static int exscan_recvbuf_in_place(struct bad_ctx *x)
+{
+    return MPI_Exscan(x->ibuf, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, x->comm);
+}
+
+static int exscan_aliased(struct bad_ctx *x)
+{
+    return MPI_Exscan(x->ibuf, x->ibuf, 4, MPI_INT, MPI_SUM, x->comm);
+}
+
+static int exscan_comm_null(struct bad_ctx *x)
+{
+    return MPI_Exscan(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL);
+}
+
+/* ------------------------------------------------- the remaining (call, class) pairs: comm, nonblocking */
+
+static int ibcast_comm_null(struct bad_ctx *x)
+{
+    return MPI_Ibcast(x->ibuf, 1, MPI_INT, 0, MPI_COMM_NULL, &x->req);
+}
+
+static int ibcast_type_null(struct bad_ctx *x)
+{
+    return MPI_Ibcast(x->ibuf, 1, MPI_DATATYPE_NULL, 0, x->comm, &x->req);
+}
+
+static int ireduce_count_negative(struct bad_ctx *x)
+{
+    return MPI_Ireduce(x->ibuf, x->ibuf2, -3, MPI_INT, MPI_SUM, 0, x->comm, &x->req);
+}
+
+static int ireduce_type_freed(struct bad_ctx *x)
+{
+    return MPI_Ireduce(x->ibuf, x->ibuf2, 1, bad_freed_type(), MPI_SUM, 0, x->comm, &x->req);
+}
+
+static int ireduce_comm_freed(struct bad_ctx *x)
+{
+    return MPI_Ireduce(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_SUM, 0, bad_freed_comm(), &x->req);
+}
+
+static int iallreduce_count_negative(struct bad_ctx *x)
+{
+    return MPI_Iallreduce(x->ibuf, x->ibuf2, -3, MPI_INT, MPI_SUM, x->comm, &x->req);
+}
+
+static int iallreduce_uncommitted(struct bad_ctx *x)
+{
+    MPI_Datatype t = bad_uncommitted_type();
+    int rc = MPI_Iallreduce(x->ibuf, x->ibuf2, 1, t, MPI_SUM, x->comm, &x->req);
+    MPI_Type_free(&t);
+    return rc;
+}
+
+static int iallreduce_comm_null(struct bad_ctx *x)
+{
+    return MPI_Iallreduce(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL, &x->req);
+}
+
+static int gather_comm_null(struct bad_ctx *x)
+{
+    return MPI_Gather(x->ibuf, 1, MPI_INT, x->ibuf2, 1, MPI_INT, 0, MPI_COMM_NULL);
+}
+
+static int gatherv_comm_freed(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Gatherv(x->ibuf, 1, MPI_INT, x->ibuf2, counts_of(counts, 1), displs_of(displs), MPI_INT, 0,
+                       bad_freed_comm());
+}
+
+static int scatter_comm_freed(struct bad_ctx *x)
+{
+    return MPI_Scatter(x->ibuf, 1, MPI_INT, x->ibuf2, 1, MPI_INT, 0, bad_freed_comm());
+}
+
+static int scatterv_comm_null(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Scatterv(x->ibuf, counts_of(counts, 1), displs_of(displs), MPI_INT, x->ibuf2, 1, MPI_INT, 0,
+                        MPI_COMM_NULL);
+}
+
+static int scatterv_root_mismatch(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Scatterv(x->ibuf, counts_of(counts, 3), displs_of(displs), MPI_INT, x->ibuf2, 1, MPI_INT, 0,
+                        x->self);
+}
+
+static int allgatherv_mismatch(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Allgatherv(x->ibuf, 2, MPI_INT, x->ibuf2, counts_of(counts, 1), displs_of(displs), MPI_INT, x->comm);
+}
+
+static int allgatherv_comm_null(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Allgatherv(x->ibuf, 1, MPI_INT, x->ibuf2, counts_of(counts, 1), displs_of(displs), MPI_INT,
+                          MPI_COMM_NULL);
+}
+
+static int alltoall_comm_freed(struct bad_ctx *x)
+{
+    return MPI_Alltoall(x->ibuf, 1, MPI_INT, x->ibuf2, 1, MPI_INT, bad_freed_comm());
+}
+
+static int alltoallv_comm_null(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Alltoallv(x->ibuf, counts_of(counts, 1), displs_of(displs), MPI_INT, x->ibuf2, counts, displs, MPI_INT,
+                         MPI_COMM_NULL);
+}
+
+static int reduce_scatter_comm_null(struct bad_ctx *x)
+{
+    int counts[64];
+    return MPI_Reduce_scatter(x->ibuf, x->ibuf2, counts_of(counts, 1), MPI_INT, MPI_SUM, MPI_COMM_NULL);
+}
+
+static int scan_comm_freed(struct bad_ctx *x)
+{
+    return MPI_Scan(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_SUM, bad_freed_comm());
+}
+
+#define ALIASED "the same address"
+#define IN_PLACE(buf) buf " is MPI_IN_PLACE"
+#define IS_NULL(buf) buf " is NULL"
+
 const struct bad_case bad_coll[] = {
-    {"bcast_root_high", "MPI_Bcast", MPI_ERR_ROOT, "77", bcast_root_high},
+    {"barrier_comm_null", "MPI_Barrier", MPI_ERR_COMM, "MPI_COMM_NULL", barrier_comm_null},
+    {"barrier_comm_freed", "MPI_Barrier", MPI_ERR_COMM, "already freed", barrier_comm_freed},
+    {"ibarrier_comm_null", "MPI_Ibarrier", MPI_ERR_COMM, "MPI_COMM_NULL", ibarrier_comm_null},
+    {"ibarrier_request_null", "MPI_Ibarrier", MPI_ERR_ARG, IS_NULL("request"), ibarrier_request_null},
+
+    {"bcast_root_high", "MPI_Bcast", MPI_ERR_ROOT, "invalid root 77", bcast_root_high},
+    {"bcast_root_negative", "MPI_Bcast", MPI_ERR_ROOT, "invalid root -5", bcast_root_negative},
+    {"bcast_count_negative", "MPI_Bcast", MPI_ERR_COUNT, "invalid count -3", bcast_count_negative},
+    {"bcast_type_null", "MPI_Bcast", MPI_ERR_TYPE, "MPI_DATATYPE_NULL", bcast_type_null},
+    {"bcast_type_freed", "MPI_Bcast", MPI_ERR_TYPE, "already freed", bcast_type_freed},
+    {"bcast_uncommitted", "MPI_Bcast", MPI_ERR_TYPE, "not committed", bcast_uncommitted},
+    {"bcast_null_buf", "MPI_Bcast", MPI_ERR_BUFFER, IS_NULL("buffer"), bcast_null_buf},
+    {"bcast_in_place", "MPI_Bcast", MPI_ERR_BUFFER, IN_PLACE("buffer"), bcast_in_place},
+    {"bcast_comm_freed", "MPI_Bcast", MPI_ERR_COMM, "already freed", bcast_comm_freed},
+    {"ibcast_root_high", "MPI_Ibcast", MPI_ERR_ROOT, "invalid root 77", ibcast_root_high},
+    {"ibcast_request_null", "MPI_Ibcast", MPI_ERR_ARG, IS_NULL("request"), ibcast_request_null},
+    {"ibcast_in_place", "MPI_Ibcast", MPI_ERR_BUFFER, IN_PLACE("buffer"), ibcast_in_place},
+    {"ibcast_count_negative", "MPI_Ibcast", MPI_ERR_COUNT, "invalid count -3", ibcast_count_negative},
+
+    {"reduce_root_negative", "MPI_Reduce", MPI_ERR_ROOT, "invalid root -5", reduce_root_negative},
+    {"reduce_count_negative", "MPI_Reduce", MPI_ERR_COUNT, "invalid count -3", reduce_count_negative},
+    {"reduce_uncommitted", "MPI_Reduce", MPI_ERR_TYPE, "not committed", reduce_uncommitted},
+    {"reduce_op_null", "MPI_Reduce", MPI_ERR_OP, "MPI_OP_NULL", reduce_op_null},
+    {"reduce_op_freed", "MPI_Reduce", MPI_ERR_OP, "already freed", reduce_op_freed},
+    {"reduce_land_double", "MPI_Reduce", MPI_ERR_OP, "MPI_LAND is not defined for MPI_DOUBLE", reduce_land_double},
+    {"reduce_null_sendbuf", "MPI_Reduce", MPI_ERR_BUFFER, IS_NULL("sendbuf"), reduce_null_sendbuf},
+    {"reduce_root_null_recvbuf", "MPI_Reduce", MPI_ERR_BUFFER, IS_NULL("recvbuf"), reduce_root_null_recvbuf},
+    {"reduce_root_recvbuf_in_place", "MPI_Reduce", MPI_ERR_BUFFER, IN_PLACE("recvbuf"), reduce_root_recvbuf_in_place},
+    {"reduce_root_aliased", "MPI_Reduce", MPI_ERR_BUFFER, ALIASED, reduce_root_aliased},
+    {"reduce_comm_null", "MPI_Reduce", MPI_ERR_COMM, "MPI_COMM_NULL", reduce_comm_null},
+    {"ireduce_root_high", "MPI_Ireduce", MPI_ERR_ROOT, "invalid root 77", ireduce_root_high},
+    {"ireduce_request_null", "MPI_Ireduce", MPI_ERR_ARG, IS_NULL("request"), ireduce_request_null},
+    {"ireduce_op_replace", "MPI_Ireduce", MPI_ERR_OP, "MPI_REPLACE", ireduce_op_replace},
+    {"ireduce_root_aliased", "MPI_Ireduce", MPI_ERR_BUFFER, ALIASED, ireduce_root_aliased},
+
+    {"allreduce_count_negative", "MPI_Allreduce", MPI_ERR_COUNT, "invalid count -3", allreduce_count_negative},
+    {"allreduce_type_null", "MPI_Allreduce", MPI_ERR_TYPE, "MPI_DATATYPE_NULL", allreduce_type_null},
+    {"allreduce_op_null", "MPI_Allreduce", MPI_ERR_OP, "MPI_OP_NULL", allreduce_op_null},
+    {"allreduce_op_freed", "MPI_Allreduce", MPI_ERR_OP, "already freed", allreduce_op_freed},
+    {"allreduce_op_no_op", "MPI_Allreduce", MPI_ERR_OP, "MPI_NO_OP", allreduce_op_no_op},
+    {"allreduce_maxloc_int", "MPI_Allreduce", MPI_ERR_OP, "MPI_MAXLOC is not defined for MPI_INT",
+     allreduce_maxloc_int},
+    {"allreduce_sum_derived", "MPI_Allreduce", MPI_ERR_OP, "derived", allreduce_sum_derived},
+    {"allreduce_null_sendbuf", "MPI_Allreduce", MPI_ERR_BUFFER, IS_NULL("sendbuf"), allreduce_null_sendbuf},
+    {"allreduce_null_recvbuf", "MPI_Allreduce", MPI_ERR_BUFFER, IS_NULL("recvbuf"), allreduce_null_recvbuf},
+    {"allreduce_recvbuf_in_place", "MPI_Allreduce", MPI_ERR_BUFFER, IN_PLACE("recvbuf"), allreduce_recvbuf_in_place},
+    {"allreduce_aliased", "MPI_Allreduce", MPI_ERR_BUFFER, ALIASED, allreduce_aliased},
+    {"allreduce_comm_freed", "MPI_Allreduce", MPI_ERR_COMM, "already freed", allreduce_comm_freed},
+    {"iallreduce_request_null", "MPI_Iallreduce", MPI_ERR_ARG, IS_NULL("request"), iallreduce_request_null},
+    {"iallreduce_bxor_float", "MPI_Iallreduce", MPI_ERR_OP, "MPI_BXOR is not defined for MPI_FLOAT",
+     iallreduce_bxor_float},
+    {"iallreduce_aliased", "MPI_Iallreduce", MPI_ERR_BUFFER, ALIASED, iallreduce_aliased},
+
+    {"reduce_local_count_negative", "MPI_Reduce_local", MPI_ERR_COUNT, "invalid count -3",
+     reduce_local_count_negative},
+    {"reduce_local_type_freed", "MPI_Reduce_local", MPI_ERR_TYPE, "already freed", reduce_local_type_freed},
+    {"reduce_local_op_null", "MPI_Reduce_local", MPI_ERR_OP, "MPI_OP_NULL", reduce_local_op_null},
+    {"reduce_local_band_double", "MPI_Reduce_local", MPI_ERR_OP, "MPI_BAND is not defined for MPI_DOUBLE",
+     reduce_local_band_double},
+    {"reduce_local_null_inbuf", "MPI_Reduce_local", MPI_ERR_BUFFER, IS_NULL("inbuf"), reduce_local_null_inbuf},
+    {"reduce_local_null_inoutbuf", "MPI_Reduce_local", MPI_ERR_BUFFER, IS_NULL("inoutbuf"),
+     reduce_local_null_inoutbuf},
+    {"reduce_local_in_place", "MPI_Reduce_local", MPI_ERR_BUFFER, IN_PLACE("inbuf"), reduce_local_in_place},
+    {"reduce_local_aliased", "MPI_Reduce_local", MPI_ERR_BUFFER, ALIASED, reduce_local_aliased},
+
+    {"gather_root_high", "MPI_Gather", MPI_ERR_ROOT, "invalid root 77", gather_root_high},
+    {"gather_sendcount_negative", "MPI_Gather", MPI_ERR_COUNT, "invalid count -3", gather_sendcount_negative},
+    {"gather_sendtype_null", "MPI_Gather", MPI_ERR_TYPE, "MPI_DATATYPE_NULL", gather_sendtype_null},
+    {"gather_null_sendbuf", "MPI_Gather", MPI_ERR_BUFFER, IS_NULL("sendbuf"), gather_null_sendbuf},
+    {"gather_root_recvcount_negative", "MPI_Gather", MPI_ERR_COUNT, "invalid count -3",
+     gather_root_recvcount_negative},
+    {"gather_root_recvtype_uncommitted", "MPI_Gather", MPI_ERR_TYPE, "not committed",
+     gather_root_recvtype_uncommitted},
+    {"gather_root_null_recvbuf", "MPI_Gather", MPI_ERR_BUFFER, IS_NULL("recvbuf"), gather_root_null_recvbuf},
+    {"gather_root_recvbuf_in_place", "MPI_Gather", MPI_ERR_BUFFER, IN_PLACE("recvbuf"), gather_root_recvbuf_in_place},
+    {"gather_root_aliased", "MPI_Gather", MPI_ERR_BUFFER, ALIASED, gather_root_aliased},
+    {"gather_root_mismatch", "MPI_Gather", MPI_ERR_TRUNCATE, "8 bytes sent per rank, 4 bytes received",
+     gather_root_mismatch},
+    {"gatherv_root_high", "MPI_Gatherv", MPI_ERR_ROOT, "invalid root 77", gatherv_root_high},
+    {"gatherv_sendcount_negative", "MPI_Gatherv", MPI_ERR_COUNT, "invalid count -3", gatherv_sendcount_negative},
+    {"gatherv_root_recvcounts_null", "MPI_Gatherv", MPI_ERR_ARG, IS_NULL("recvcounts"), gatherv_root_recvcounts_null},
+    {"gatherv_root_displs_null", "MPI_Gatherv", MPI_ERR_ARG, IS_NULL("displs"), gatherv_root_displs_null},
+    {"gatherv_root_recvcount_negative", "MPI_Gatherv", MPI_ERR_COUNT, "invalid recvcounts[0] = -3",
+     gatherv_root_recvcount_negative},
+    {"gatherv_root_recvtype_null", "MPI_Gatherv", MPI_ERR_TYPE, "MPI_DATATYPE_NULL", gatherv_root_recvtype_null},
+    {"gatherv_root_null_recvbuf", "MPI_Gatherv", MPI_ERR_BUFFER, IS_NULL("recvbuf"), gatherv_root_null_recvbuf},
+    {"gatherv_root_recvbuf_in_place", "MPI_Gatherv", MPI_ERR_BUFFER, IN_PLACE("recvbuf"),
+     gatherv_root_recvbuf_in_place},
+    {"gatherv_root_aliased", "MPI_Gatherv", MPI_ERR_BUFFER, ALIASED, gatherv_root_aliased},
+    {"gatherv_root_mismatch", "MPI_Gatherv", MPI_ERR_TRUNCATE, "12 bytes sent per rank, 4 bytes received",
+     gatherv_root_mismatch},
+
+    {"scatter_root_high", "MPI_Scatter", MPI_ERR_ROOT, "invalid root 77", scatter_root_high},
+    {"scatter_recvcount_negative", "MPI_Scatter", MPI_ERR_COUNT, "invalid count -3", scatter_recvcount_negative},
+    {"scatter_recvtype_freed", "MPI_Scatter", MPI_ERR_TYPE, "already freed", scatter_recvtype_freed},
+    {"scatter_null_recvbuf", "MPI_Scatter", MPI_ERR_BUFFER, IS_NULL("recvbuf"), scatter_null_recvbuf},
+    {"scatter_root_sendcount_negative", "MPI_Scatter", MPI_ERR_COUNT, "invalid count -3",
+     scatter_root_sendcount_negative},
+    {"scatter_root_sendtype_null", "MPI_Scatter", MPI_ERR_TYPE, "MPI_DATATYPE_NULL", scatter_root_sendtype_null},
+    {"scatter_root_null_sendbuf", "MPI_Scatter", MPI_ERR_BUFFER, IS_NULL("sendbuf"), scatter_root_null_sendbuf},
+    {"scatter_root_sendbuf_in_place", "MPI_Scatter", MPI_ERR_BUFFER, IN_PLACE("sendbuf"),
+     scatter_root_sendbuf_in_place},
+    {"scatter_root_aliased", "MPI_Scatter", MPI_ERR_BUFFER, ALIASED, scatter_root_aliased},
+    {"scatter_root_mismatch", "MPI_Scatter", MPI_ERR_TRUNCATE, "4 bytes sent per rank, 8 bytes received",
+     scatter_root_mismatch},
+    {"scatterv_root_high", "MPI_Scatterv", MPI_ERR_ROOT, "invalid root 77", scatterv_root_high},
+    {"scatterv_recvcount_negative", "MPI_Scatterv", MPI_ERR_COUNT, "invalid count -3", scatterv_recvcount_negative},
+    {"scatterv_root_sendcounts_null", "MPI_Scatterv", MPI_ERR_ARG, IS_NULL("sendcounts"),
+     scatterv_root_sendcounts_null},
+    {"scatterv_root_displs_null", "MPI_Scatterv", MPI_ERR_ARG, IS_NULL("displs"), scatterv_root_displs_null},
+    {"scatterv_root_sendcount_negative", "MPI_Scatterv", MPI_ERR_COUNT, "invalid sendcounts[0] = -3",
+     scatterv_root_sendcount_negative},
+    {"scatterv_root_sendtype_uncommitted", "MPI_Scatterv", MPI_ERR_TYPE, "not committed",
+     scatterv_root_sendtype_uncommitted},
+    {"scatterv_root_sendbuf_in_place", "MPI_Scatterv", MPI_ERR_BUFFER, IN_PLACE("sendbuf"),
+     scatterv_root_sendbuf_in_place},
+    {"scatterv_root_aliased", "MPI_Scatterv", MPI_ERR_BUFFER, ALIASED, scatterv_root_aliased},
+
+    {"allgather_sendcount_negative", "MPI_Allgather", MPI_ERR_COUNT, "invalid count -3", allgather_sendcount_negative},
+    {"allgather_recvtype_null", "MPI_Allgather", MPI_ERR_TYPE, "MPI_DATATYPE_NULL", allgather_recvtype_null},
+    {"allgather_null_recvbuf", "MPI_Allgather", MPI_ERR_BUFFER, IS_NULL("recvbuf"), allgather_null_recvbuf},
+    {"allgather_recvbuf_in_place", "MPI_Allgather", MPI_ERR_BUFFER, IN_PLACE("recvbuf"), allgather_recvbuf_in_place},
+    {"allgather_aliased", "MPI_Allgather", MPI_ERR_BUFFER, ALIASED, allgather_aliased},
+    {"allgather_mismatch", "MPI_Allgather", MPI_ERR_TRUNCATE, "8 bytes sent per rank, 4 bytes received",
+     allgather_mismatch},
+    {"allgather_comm_null", "MPI_Allgather", MPI_ERR_COMM, "MPI_COMM_NULL", allgather_comm_null},
+    {"allgatherv_recvcounts_null", "MPI_Allgatherv", MPI_ERR_ARG, IS_NULL("recvcounts"), allgatherv_recvcounts_null},
+    {"allgatherv_displs_null", "MPI_Allgatherv", MPI_ERR_ARG, IS_NULL("displs"), allgatherv_displs_null},
+    {"allgatherv_recvcount_negative", "MPI_Allgatherv", MPI_ERR_COUNT, "invalid recvcounts[0] = -3",
+     allgatherv_recvcount_negative},
+    {"allgatherv_sendtype_uncommitted", "MPI_Allgatherv", MPI_ERR_TYPE, "not committed",
+     allgatherv_sendtype_uncommitted},
+    {"allgatherv_recvbuf_in_place", "MPI_Allgatherv", MPI_ERR_BUFFER, IN_PLACE("recvbuf"),
+     allgatherv_recvbuf_in_place},
+    {"allgatherv_aliased", "MPI_Allgatherv", MPI_ERR_BUFFER, ALIASED, allgatherv_aliased},
+
+    {"alltoall_sendcount_negative", "MPI_Alltoall", MPI_ERR_COUNT, "invalid count -3", alltoall_sendcount_negative},
+    {"alltoall_recvtype_freed", "MPI_Alltoall", MPI_ERR_TYPE, "already freed", alltoall_recvtype_freed},
+    {"alltoall_null_sendbuf", "MPI_Alltoall", MPI_ERR_BUFFER, IS_NULL("sendbuf"), alltoall_null_sendbuf},
+    {"alltoall_recvbuf_in_place", "MPI_Alltoall", MPI_ERR_BUFFER, IN_PLACE("recvbuf"), alltoall_recvbuf_in_place},
+    {"alltoall_aliased", "MPI_Alltoall", MPI_ERR_BUFFER, ALIASED, alltoall_aliased},
+    {"alltoall_mismatch", "MPI_Alltoall", MPI_ERR_TRUNCATE, "8 bytes sent per rank, 4 bytes received",
+     alltoall_mismatch},
+    {"alltoallv_sendcounts_null", "MPI_Alltoallv", MPI_ERR_ARG, IS_NULL("sendcounts"), alltoallv_sendcounts_null},
+    {"alltoallv_rdispls_null", "MPI_Alltoallv", MPI_ERR_ARG, IS_NULL("rdispls"), alltoallv_rdispls_null},
+    {"alltoallv_sendcount_negative", "MPI_Alltoallv", MPI_ERR_COUNT, "invalid sendcounts[0] = -3",
+     alltoallv_sendcount_negative},
+    {"alltoallv_recvtype_null", "MPI_Alltoallv", MPI_ERR_TYPE, "MPI_DATATYPE_NULL", alltoallv_recvtype_null},
+    {"alltoallv_null_recvbuf", "MPI_Alltoallv", MPI_ERR_BUFFER, IS_NULL("recvbuf"), alltoallv_null_recvbuf},
+    {"alltoallv_recvbuf_in_place", "MPI_Alltoallv", MPI_ERR_BUFFER, IN_PLACE("recvbuf"), alltoallv_recvbuf_in_place},
+    {"alltoallv_aliased", "MPI_Alltoallv", MPI_ERR_BUFFER, ALIASED, alltoallv_aliased},
+
+    {"reduce_scatter_counts_null", "MPI_Reduce_scatter", MPI_ERR_ARG, IS_NULL("recvcounts"),
+     reduce_scatter_counts_null},
+    {"reduce_scatter_count_negative", "MPI_Reduce_scatter", MPI_ERR_COUNT, "invalid recvcounts[0] = -3",
+     reduce_scatter_count_negative},
+    {"reduce_scatter_uncommitted", "MPI_Reduce_scatter", MPI_ERR_TYPE, "not committed", reduce_scatter_uncommitted},
+    {"reduce_scatter_op_null", "MPI_Reduce_scatter", MPI_ERR_OP, "MPI_OP_NULL", reduce_scatter_op_null},
+    {"reduce_scatter_null_sendbuf", "MPI_Reduce_scatter", MPI_ERR_BUFFER, IS_NULL("sendbuf"),
+     reduce_scatter_null_sendbuf},
+    {"reduce_scatter_recvbuf_in_place", "MPI_Reduce_scatter", MPI_ERR_BUFFER, IN_PLACE("recvbuf"),
+     reduce_scatter_recvbuf_in_place},
+    {"reduce_scatter_aliased", "MPI_Reduce_scatter", MPI_ERR_BUFFER, ALIASED, reduce_scatter_aliased},
+    {"reduce_scatter_block_count_negative", "MPI_Reduce_scatter_block", MPI_ERR_COUNT, "invalid count -3",
+     reduce_scatter_block_count_negative},
+    {"reduce_scatter_block_type_null", "MPI_Reduce_scatter_block", MPI_ERR_TYPE, "MPI_DATATYPE_NULL",
+     reduce_scatter_block_type_null},
+    {"reduce_scatter_block_op_freed", "MPI_Reduce_scatter_block", MPI_ERR_OP, "already freed",
+     reduce_scatter_block_op_freed},
+    {"reduce_scatter_block_recvbuf_in_place", "MPI_Reduce_scatter_block", MPI_ERR_BUFFER, IN_PLACE("recvbuf"),
+     reduce_scatter_block_recvbuf_in_place},
+    {"reduce_scatter_block_aliased", "MPI_Reduce_scatter_block", MPI_ERR_BUFFER, ALIASED,
+     reduce_scatter_block_aliased},
+    {"reduce_scatter_block_null_recvbuf", "MPI_Reduce_scatter_block", MPI_ERR_BUFFER, IS_NULL("recvbuf"),
+     reduce_scatter_block_null_recvbuf},
+    {"reduce_scatter_block_comm_null", "MPI_Reduce_scatter_block", MPI_ERR_COMM, "MPI_COMM_NULL",
+     reduce_scatter_block_comm_null},
+
+    {"scan_count_negative", "MPI_Scan", MPI_ERR_COUNT, "invalid count -3", scan_count_negative},
+    {"scan_type_freed", "MPI_Scan", MPI_ERR_TYPE, "already freed", scan_type_freed},
+    {"scan_op_null", "MPI_Scan", MPI_ERR_OP, "MPI_OP_NULL", scan_op_null},
+    {"scan_null_sendbuf", "MPI_Scan", MPI_ERR_BUFFER, IS_NULL("sendbuf"), scan_null_sendbuf},
+    {"scan_recvbuf_in_place", "MPI_Scan", MPI_ERR_BUFFER, IN_PLACE("recvbuf"), scan_recvbuf_in_place},
+    {"scan_aliased", "MPI_Scan", MPI_ERR_BUFFER, ALIASED, scan_aliased},
+    {"exscan_count_negative", "MPI_Exscan", MPI_ERR_COUNT, "invalid count -3", exscan_count_negative},
+    {"exscan_uncommitted", "MPI_Exscan", MPI_ERR_TYPE, "not committed", exscan_uncommitted},
+    {"exscan_lor_complex", "MPI_Exscan", MPI_ERR_OP, "MPI_LOR is not defined for MPI_C_DOUBLE_COMPLEX",
+     exscan_lor_complex},
+    {"exscan_null_recvbuf", "MPI_Exscan", MPI_ERR_BUFFER, IS_NULL("recvbuf"), exscan_null_recvbuf},
+    {"exscan_recvbuf_in_place", "MPI_Exscan", MPI_ERR_BUFFER, IN_PLACE("recvbuf"), exscan_recvbuf_in_place},
+    {"exscan_aliased", "MPI_Exscan", MPI_ERR_BUFFER, ALIASED, exscan_aliased},
+    {"exscan_comm_null", "MPI_Exscan", MPI_ERR_COMM, "MPI_COMM_NULL", exscan_comm_null},
+    {"ibcast_comm_null", "MPI_Ibcast", MPI_ERR_COMM, "MPI_COMM_NULL", ibcast_comm_null},
+    {"ibcast_type_null", "MPI_Ibcast", MPI_ERR_TYPE, "MPI_DATATYPE_NULL", ibcast_type_null},
+    {"ireduce_count_negative", "MPI_Ireduce", MPI_ERR_COUNT, "invalid count -3", ireduce_count_negative},
+    {"ireduce_type_freed", "MPI_Ireduce", MPI_ERR_TYPE, "already freed", ireduce_type_freed},
+    {"ireduce_comm_freed", "MPI_Ireduce", MPI_ERR_COMM, "already freed", ireduce_comm_freed},
+    {"iallreduce_count_negative", "MPI_Iallreduce", MPI_ERR_COUNT, "invalid count -3", iallreduce_count_negative},
+    {"iallreduce_uncommitted", "MPI_Iallreduce", MPI_ERR_TYPE, "not committed", iallreduce_uncommitted},
+    {"iallreduce_comm_null", "MPI_Iallreduce", MPI_ERR_COMM, "MPI_COMM_NULL", iallreduce_comm_null},
+    {"gather_comm_null", "MPI_Gather", MPI_ERR_COMM, "MPI_COMM_NULL", gather_comm_null},
+    {"gatherv_comm_freed", "MPI_Gatherv", MPI_ERR_COMM, "already freed", gatherv_comm_freed},
+    {"scatter_comm_freed", "MPI_Scatter", MPI_ERR_COMM, "already freed", scatter_comm_freed},
+    {"scatterv_comm_null", "MPI_Scatterv", MPI_ERR_COMM, "MPI_COMM_NULL", scatterv_comm_null},
+    {"scatterv_root_mismatch", "MPI_Scatterv", MPI_ERR_TRUNCATE, "12 bytes sent per rank, 4 bytes received",
+     scatterv_root_mismatch},
+    {"allgatherv_mismatch", "MPI_Allgatherv", MPI_ERR_TRUNCATE, "8 bytes sent per rank, 4 bytes received",
+     allgatherv_mismatch},
+    {"allgatherv_comm_null", "MPI_Allgatherv", MPI_ERR_COMM, "MPI_COMM_NULL", allgatherv_comm_null},
+    {"alltoall_comm_freed", "MPI_Alltoall", MPI_ERR_COMM, "already freed", alltoall_comm_freed},
+    {"alltoallv_comm_null", "MPI_Alltoallv", MPI_ERR_COMM, "MPI_COMM_NULL", alltoallv_comm_null},
+    {"reduce_scatter_comm_null", "MPI_Reduce_scatter", MPI_ERR_COMM, "MPI_COMM_NULL", reduce_scatter_comm_null},
+    {"scan_comm_freed", "MPI_Scan", MPI_ERR_COMM, "already freed", scan_comm_freed},
     {0},
 };

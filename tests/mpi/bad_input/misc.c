@@ -1,6 +1,26 @@
 /* bad_input rows: ops, memory, environment, error classes and strings, MPI_T (see bad_input.h). */
 #include "bad_input.h"
 
+static void noop(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)in, (void)inout, (void)len, (void)dt;
+}
+
+/* ---- MPI_Op_create, MPI_Op_free, MPI_Op_commutative */
+
+static int op_create_fn_null(struct bad_ctx *x)
+{
+    MPI_Op op;
+    (void)x;
+    return MPI_Op_create(NULL, 1, &op);
+}
+
+static int op_create_out_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Op_create(noop, 1, NULL);
+}
+
 static int op_free_predefined(struct bad_ctx *x)
 {
     MPI_Op op = MPI_SUM;
@@ -8,7 +28,363 @@ static int op_free_predefined(struct bad_ctx *x)
     return MPI_Op_free(&op);
 }
 
+static int op_free_op_null(struct bad_ctx *x)
+{
+    MPI_Op op = MPI_OP_NULL;
+    (void)x;
+    return MPI_Op_free(&op);
+}
+
+static int op_free_twice(struct bad_ctx *x)
+{
+    MPI_Op op = bad_freed_op();
+    (void)x;
+    return MPI_Op_free(&op);
+}
+
+static int op_free_null_pointer(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Op_free(NULL);
+}
+
+static int op_commutative_freed(struct bad_ctx *x)
+{
+    int c;
+    (void)x;
+    return MPI_Op_commutative(bad_freed_op(), &c);
+}
+
+static int op_commutative_op_null(struct bad_ctx *x)
+{
+    int c;
+    (void)x;
+    return MPI_Op_commutative(MPI_OP_NULL, &c);
+}
+
+static int op_commutative_out_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Op_commutative(MPI_MAX, NULL);
+}
+
+/* ---- MPI_Alloc_mem, MPI_Free_mem */
+
+static int alloc_mem_size_negative(struct bad_ctx *x)
+{
+    void *p;
+    (void)x;
+    return MPI_Alloc_mem(-5, MPI_INFO_NULL, &p);
+}
+
+static int alloc_mem_info_invalid(struct bad_ctx *x)
+{
+    void *p;
+    return MPI_Alloc_mem(64, (MPI_Info)(void *)x->ibuf, &p);
+}
+
+static int alloc_mem_baseptr_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Alloc_mem(64, MPI_INFO_NULL, NULL);
+}
+
+static int free_mem_foreign(struct bad_ctx *x)
+{
+    return MPI_Free_mem(x->ibuf);
+}
+
+static int free_mem_twice(struct bad_ctx *x)
+{
+    void *p = NULL;
+    (void)x;
+    MPI_Alloc_mem(64, MPI_INFO_NULL, &p);
+    MPI_Free_mem(p);
+    return MPI_Free_mem(p);
+}
+
+/* ---- the environment */
+
+static int processor_name_null(struct bad_ctx *x)
+{
+    int len;
+    (void)x;
+    return MPI_Get_processor_name(NULL, &len);
+}
+
+static int processor_name_resultlen_null(struct bad_ctx *x)
+{
+    char name[MPI_MAX_PROCESSOR_NAME];
+    (void)x;
+    return MPI_Get_processor_name(name, NULL);
+}
+
+static int version_null(struct bad_ctx *x)
+{
+    int sub;
+    (void)x;
+    return MPI_Get_version(NULL, &sub);
+}
+
+static int library_version_resultlen_null(struct bad_ctx *x)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    (void)x;
+    return MPI_Get_library_version(v, NULL);
+}
+
+static int query_thread_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Query_thread(NULL);
+}
+
+static int is_thread_main_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Is_thread_main(NULL);
+}
+
+static int initialized_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Initialized(NULL);
+}
+
+static int finalized_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Finalized(NULL);
+}
+
+/* Runs only under --fatal (main.c): the job ends even though comm is invalid. */
+static int abort_comm_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Abort(MPI_COMM_NULL, 3);
+}
+
+/* ---- MPI_T: cls is the exact MPI_T_ERR_* code (main.c). Each row leaves MPI_T as it found it:
+ * not initialized. */
+
+static int t_init(void)
+{
+    int provided;
+    return MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+}
+
+static int t_init_thread_provided_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_T_init_thread(MPI_THREAD_SINGLE, NULL);
+}
+
+static int t_finalize_not_initialized(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_T_finalize();
+}
+
+static int t_cvar_get_num_not_initialized(struct bad_ctx *x)
+{
+    int n;
+    (void)x;
+    return MPI_T_cvar_get_num(&n);
+}
+
+static int t_cvar_get_num_null(struct bad_ctx *x)
+{
+    (void)x;
+    t_init();
+    int rc = MPI_T_cvar_get_num(NULL);
+    MPI_T_finalize();
+    return rc;
+}
+
+static int t_cvar_get_info_index(struct bad_ctx *x)
+{
+    (void)x;
+    t_init();
+    int rc = MPI_T_cvar_get_info(-1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+    MPI_T_finalize();
+    return rc;
+}
+
+static int t_cvar_get_info_not_initialized(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_T_cvar_get_info(0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+}
+
+static int t_cvar_get_index_unknown(struct bad_ctx *x)
+{
+    int i;
+    (void)x;
+    t_init();
+    int rc = MPI_T_cvar_get_index("SKIFF_NO_SUCH_SETTING", &i);
+    MPI_T_finalize();
+    return rc;
+}
+
+static int t_cvar_get_index_name_null(struct bad_ctx *x)
+{
+    int i;
+    (void)x;
+    t_init();
+    int rc = MPI_T_cvar_get_index(NULL, &i);
+    MPI_T_finalize();
+    return rc;
+}
+
+static int t_cvar_handle_alloc_index(struct bad_ctx *x)
+{
+    MPI_T_cvar_handle h;
+    int count;
+    (void)x;
+    t_init();
+    int rc = MPI_T_cvar_handle_alloc(1 << 20, NULL, &h, &count);
+    MPI_T_finalize();
+    return rc;
+}
+
+static int t_cvar_handle_alloc_out_null(struct bad_ctx *x)
+{
+    int count;
+    (void)x;
+    t_init();
+    int rc = MPI_T_cvar_handle_alloc(0, NULL, NULL, &count);
+    MPI_T_finalize();
+    return rc;
+}
+
+/* A handle allocated and freed again, with MPI_T initialized around the call made by use. */
+static int t_with_stale_handle(int (*use)(MPI_T_cvar_handle *h))
+{
+    MPI_T_cvar_handle h = MPI_T_CVAR_HANDLE_NULL, stale;
+    int count;
+    t_init();
+    MPI_T_cvar_handle_alloc(0, NULL, &h, &count);
+    stale = h;
+    MPI_T_cvar_handle_free(&h);
+    int rc = use(&stale);
+    MPI_T_finalize();
+    return rc;
+}
+
+static int free_handle(MPI_T_cvar_handle *h)
+{
+    return MPI_T_cvar_handle_free(h);
+}
+
+static int read_handle(MPI_T_cvar_handle *h)
+{
+    char buf[1024];
+    return MPI_T_cvar_read(*h, buf);
+}
+
+static int write_handle(MPI_T_cvar_handle *h)
+{
+    return MPI_T_cvar_write(*h, "1");
+}
+
+static int t_cvar_handle_free_twice(struct bad_ctx *x)
+{
+    (void)x;
+    return t_with_stale_handle(free_handle);
+}
+
+static int t_cvar_handle_free_null(struct bad_ctx *x)
+{
+    (void)x;
+    t_init();
+    int rc = MPI_T_cvar_handle_free(NULL);
+    MPI_T_finalize();
+    return rc;
+}
+
+static int t_cvar_read_freed(struct bad_ctx *x)
+{
+    (void)x;
+    return t_with_stale_handle(read_handle);
+}
+
+static int t_cvar_read_buf_null(struct bad_ctx *x)
+{
+    MPI_T_cvar_handle h = MPI_T_CVAR_HANDLE_NULL;
+    int count;
+    (void)x;
+    t_init();
+    MPI_T_cvar_handle_alloc(0, NULL, &h, &count);
+    int rc = MPI_T_cvar_read(h, NULL);
+    MPI_T_cvar_handle_free(&h);
+    MPI_T_finalize();
+    return rc;
+}
+
+static int t_cvar_write_freed(struct bad_ctx *x)
+{
+    (void)x;
+    return t_with_stale_handle(write_handle);
+}
+
+static int t_cvar_write_read_only(struct bad_ctx *x)
+{
+    MPI_T_cvar_handle h = MPI_T_CVAR_HANDLE_NULL;
+    int count;
+    (void)x;
+    t_init();
+    MPI_T_cvar_handle_alloc(0, NULL, &h, &count);
+    int rc = write_handle(&h);
+    MPI_T_cvar_handle_free(&h);
+    MPI_T_finalize();
+    return rc;
+}
+
 const struct bad_case bad_misc[] = {
-    {"op_free_predefined", "MPI_Op_free", MPI_ERR_OP, NULL, op_free_predefined},
+    {"op_create_fn_null", "MPI_Op_create", MPI_ERR_ARG, "user_fn is NULL", op_create_fn_null},
+    {"op_create_out_null", "MPI_Op_create", MPI_ERR_ARG, "op is NULL", op_create_out_null},
+    {"op_free_predefined", "MPI_Op_free", MPI_ERR_OP, "MPI_SUM is predefined", op_free_predefined},
+    {"op_free_op_null", "MPI_Op_free", MPI_ERR_OP, "MPI_OP_NULL", op_free_op_null},
+    {"op_free_twice", "MPI_Op_free", MPI_ERR_OP, "freed", op_free_twice},
+    {"op_free_null_pointer", "MPI_Op_free", MPI_ERR_ARG, "op is NULL", op_free_null_pointer},
+    {"op_commutative_freed", "MPI_Op_commutative", MPI_ERR_OP, "freed", op_commutative_freed},
+    {"op_commutative_op_null", "MPI_Op_commutative", MPI_ERR_OP, "MPI_OP_NULL", op_commutative_op_null},
+    {"op_commutative_out_null", "MPI_Op_commutative", MPI_ERR_ARG, "commute is NULL", op_commutative_out_null},
+    {"alloc_mem_size_negative", "MPI_Alloc_mem", MPI_ERR_ARG, "size -5", alloc_mem_size_negative},
+    {"alloc_mem_info_invalid", "MPI_Alloc_mem", MPI_ERR_INFO, "invalid info", alloc_mem_info_invalid},
+    {"alloc_mem_baseptr_null", "MPI_Alloc_mem", MPI_ERR_ARG, "baseptr is NULL", alloc_mem_baseptr_null},
+    {"free_mem_foreign", "MPI_Free_mem", MPI_ERR_BASE, "not allocated by MPI_Alloc_mem", free_mem_foreign},
+    {"free_mem_twice", "MPI_Free_mem", MPI_ERR_BASE, "freed already", free_mem_twice},
+    {"processor_name_null", "MPI_Get_processor_name", MPI_ERR_ARG, "name is NULL", processor_name_null},
+    {"processor_name_resultlen_null", "MPI_Get_processor_name", MPI_ERR_ARG, "resultlen is NULL",
+     processor_name_resultlen_null},
+    {"version_null", "MPI_Get_version", MPI_ERR_ARG, "version is NULL", version_null},
+    {"library_version_resultlen_null", "MPI_Get_library_version", MPI_ERR_ARG, "resultlen is NULL",
+     library_version_resultlen_null},
+    {"query_thread_null", "MPI_Query_thread", MPI_ERR_ARG, "provided is NULL", query_thread_null},
+    {"is_thread_main_null", "MPI_Is_thread_main", MPI_ERR_ARG, "flag is NULL", is_thread_main_null},
+    {"initialized_null", "MPI_Initialized", MPI_ERR_ARG, "flag is NULL", initialized_null},
+    {"finalized_null", "MPI_Finalized", MPI_ERR_ARG, "flag is NULL", finalized_null},
+    {"abort_comm_null", "MPI_Abort", MPI_ERR_COMM, "MPI_COMM_NULL", abort_comm_null},
+    {"t_init_thread_provided_null", "MPI_T_init_thread", MPI_T_ERR_INVALID, NULL, t_init_thread_provided_null},
+    {"t_finalize_not_initialized", "MPI_T_finalize", MPI_T_ERR_NOT_INITIALIZED, NULL, t_finalize_not_initialized},
+    {"t_cvar_get_num_not_initialized", "MPI_T_cvar_get_num", MPI_T_ERR_NOT_INITIALIZED, NULL,
+     t_cvar_get_num_not_initialized},
+    {"t_cvar_get_num_null", "MPI_T_cvar_get_num", MPI_T_ERR_INVALID, NULL, t_cvar_get_num_null},
+    {"t_cvar_get_info_index", "MPI_T_cvar_get_info", MPI_T_ERR_INVALID_INDEX, NULL, t_cvar_get_info_index},
+    {"t_cvar_get_info_not_initialized", "MPI_T_cvar_get_info", MPI_T_ERR_NOT_INITIALIZED, NULL,
+     t_cvar_get_info_not_initialized},
+    {"t_cvar_get_index_unknown", "MPI_T_cvar_get_index", MPI_T_ERR_INVALID_NAME, NULL, t_cvar_get_index_unknown},
+    {"t_cvar_get_index_name_null", "MPI_T_cvar_get_index", MPI_T_ERR_INVALID, NULL, t_cvar_get_index_name_null},
+    {"t_cvar_handle_alloc_index", "MPI_T_cvar_handle_alloc", MPI_T_ERR_INVALID_INDEX, NULL,
+     t_cvar_handle_alloc_index},
+    {"t_cvar_handle_alloc_out_null", "MPI_T_cvar_handle_alloc", MPI_T_ERR_INVALID, NULL,
+     t_cvar_handle_alloc_out_null},
+    {"t_cvar_handle_free_twice", "MPI_T_cvar_handle_free", MPI_T_ERR_INVALID_HANDLE, NULL, t_cvar_handle_free_twice},
+    {"t_cvar_handle_free_null", "MPI_T_cvar_handle_free", MPI_T_ERR_INVALID, NULL, t_cvar_handle_free_null},
+    {"t_cvar_read_freed", "MPI_T_cvar_read", MPI_T_ERR_INVALID_HANDLE, NULL, t_cvar_read_freed},
+    {"t_cvar_read_buf_null", "MPI_T_cvar_read", MPI_T_ERR_INVALID, NULL, t_cvar_read_buf_null},
+    {"t_cvar_write_freed", "MPI_T_cvar_write", MPI_T_ERR_INVALID_HANDLE, NULL, t_cvar_write_freed},
+    {"t_cvar_write_read_only", "MPI_T_cvar_write", MPI_T_ERR_CVAR_SET_NEVER, NULL, t_cvar_write_read_only},
     {0},
 };

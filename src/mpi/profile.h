@@ -36,8 +36,9 @@ static inline void skiff_prof_leave(const struct skiff_prof_span *s)
         skiff_prof_leave_slow(s);
 }
 
+/* unused: the cleanup handler is its use, which gcc sees and clang does not. */
 #define SKIFF_PROF_SPAN(name)                                                                            \
-    __attribute__((cleanup(skiff_prof_leave))) const struct skiff_prof_span skiff_span_ = {              \
+    __attribute__((cleanup(skiff_prof_leave), unused)) const struct skiff_prof_span skiff_span_ = {      \
         SKIFF_PC_##name, SKIFF_UNLIKELY(skiff_prof_on) ? skiff_prof_enter() : SKIFF_PROF_OFF}
 
 /* The current call moved one message of `bytes` bytes (evaluated only when the call is recorded). */

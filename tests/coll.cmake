@@ -74,6 +74,7 @@ skiff_coll_test(coll_bcast_nocma      coll_bcast.c           "4"          REQUIR
 skiff_coll_test(coll_barrier_nodes    coll_barrier.c         "5;8"        REQUIRES MPI_Barrier MPI_Allreduce
   ENV SKIFF_NODE_SIZE=2)
 skiff_coll_test(coll_bcast_nodes      coll_bcast.c           "5;7"        REQUIRES MPI_Bcast ENV SKIFF_NODE_SIZE=3)
+skiff_coll_test(coll_bcast_nodes2     coll_bcast.c           "3;5"        REQUIRES MPI_Bcast ENV SKIFF_NODE_SIZE=2)
 skiff_coll_test(coll_reduce_nodes     coll_reduce.c          "4;7"        REQUIRES ${red} ENV SKIFF_NODE_SIZE=2)
 skiff_coll_test(coll_userop_nodes     coll_userop.c          "5"          REQUIRES ${red} MPI_Op_create MPI_Op_free
   ENV SKIFF_NODE_SIZE=2)

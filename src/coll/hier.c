@@ -106,9 +106,11 @@ int skiff_hier_bcast(void *buf, size_t bytes, int root, struct skiff_comm *c)
         rc = skiff_coll_bcast(buf, bytes, node_root, c->node_comm, NULL);
     }
     if (!rc && c->leader_comm) {
-        int leader_root = 0;
-        for (int n = 0; n < root_node; n++)
-            leader_root += leader_of(c, n) >= 0;
+        /* leader_comm holds the leaders in c's rank order, which need not be node order (a split with
+         * reordering keys): the root node's leader is preceded by the leaders of lower c rank. */
+        int leader_root = 0, root_leader = leader_of(c, root_node);
+        for (int r = 0; r < root_leader; r++)
+            leader_root += leader_of(c, node_of(c, r)) == r;
         rc = skiff_coll_bcast(buf, bytes, leader_root, c->leader_comm, NULL);
     }
     if (!rc && mynode != root_node)

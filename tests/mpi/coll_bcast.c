@@ -8,6 +8,8 @@
  *    (rank i % np) with its own size and buffer; all are checked afterwards. Catches collectives
  *    matching each other's messages when ranks run ahead.
  * 3. MPI_Bcast on MPI_COMM_SELF leaves the buffer as it is.
+ * 4. Every root of a split whose rank order is not MPI_COMM_WORLD's (keys 2,3,1,0,5,4,7,6,...): with
+ *    SKIFF_NODE_SIZE the node-aware broadcast once took the data from the wrong node's leader.
  *
  * usage: coll_bcast
  */
@@ -81,6 +83,30 @@ static void self(int rank)
     CHECK_PATTERN(b, sizeof b, tu_seed((uint64_t)rank, 33, 0, 0));
 }
 
+static void reordered(int rank, int np)
+{
+    static const int keys[] = {2, 3, 1, 0, 5, 4, 7, 6};
+    MPI_Comm sub;
+    int srank = -1;
+    CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, 0, keys[rank % 8] + 8 * (rank / 8), &sub));
+    CHECK_MPI(MPI_Comm_rank(sub, &srank));
+    for (int root = 0; root < np; root++) {
+        size_t n = root % 2 ? 100 : 65541;
+        uint32_t seed = tu_seed(n, (uint64_t)root, 44, 0);
+        uint8_t *buf = tu_malloc(n + TU_GUARD);
+        if (srank == root)
+            tu_fill(buf, n, seed);
+        else
+            memset(buf, 0xa5, n);
+        tu_set_guard(buf, n);
+        CHECK_MPI(MPI_Bcast(buf, (int)n, MPI_BYTE, root, sub));
+        CHECK_PATTERN(buf, n, seed);
+        CHECK_GUARD(buf, n);
+        free(buf);
+    }
+    CHECK_MPI(MPI_Comm_free(&sub));
+}
+
 int main(int argc, char **argv)
 {
     tu_init(&argc, &argv);
@@ -88,5 +114,6 @@ int main(int argc, char **argv)
     sizes(rank, np);
     back_to_back(rank, np);
     self(rank);
+    reordered(rank, np);
     return tu_finish(NAME);
 }

@@ -44,6 +44,11 @@ int skiff_tcp_listen(struct skiff_tcp *t)
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY)};
     socklen_t len = sizeof a;
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    /* Buffer sizes must be in place before the handshake, which fixes the window scale: accepted
+     * sockets inherit them from here. Shrinking them after accept() left transfers in both directions
+     * crawling on retransmission timers (42 s instead of 0.02 s for 4 MiB each way at 8 KiB). */
+    if (fd >= 0)
+        skiff_tcp_tune(fd);
     if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(fd, SOMAXCONN) != 0 ||
         getsockname(fd, (struct sockaddr *)&a, &len) != 0) {
         skiff_error("tcp: cannot listen for peers: %s", strerror(errno));

@@ -51,7 +51,7 @@ skiff_coll_test(coll_alltoall         coll_alltoall.c        "${all_np}"  REQUIR
 skiff_coll_test(coll_reduce           coll_reduce.c          "${all_np};singleton" REQUIRES ${red})
 # User ops: non-commutative (rank order) and commutative, all reduction collectives; Op_free.
 skiff_coll_test(coll_userop           coll_userop.c          "${all_np}"
-  REQUIRES ${red} MPI_Op_create MPI_Op_free)
+  REQUIRES ${red} MPI_Op_create MPI_Op_free MPI_Iallreduce)
 # Nonblocking: gates (no early completion), overlap with point-to-point and wildcards, many at once.
 skiff_coll_test(coll_nb               coll_nb.c              "${all_np}"
   REQUIRES MPI_Ibarrier MPI_Ibcast MPI_Iallreduce MPI_Ireduce MPI_Bcast MPI_Allreduce)

@@ -198,6 +198,12 @@ static int advance(struct skiff_sched *s)
 
 void skiff_sched_release(struct skiff_sched *s)
 {
+    if (s->held_op)
+        skiff_op_release(s->op);
+    if (s->held_type)
+        skiff_type_unref(s->held_type);
+    s->held_op = 0;
+    s->held_type = NULL;
     if (s->steps != s->inline_steps)
         free(s->steps);
     if (s->round_end != s->inline_rounds)
@@ -258,6 +264,11 @@ int skiff_sched_run(struct skiff_sched *s, struct skiff_request **req)
     }
     r->comm = s->comm;
     r->state = SKIFF_RS_POSTED;
+    if (s->nsteps) { /* only a schedule with steps can outlive this call */
+        s->held_op = skiff_op_retain(s->op);
+        if ((s->held_type = skiff_type_get(s->dt)) != NULL)
+            skiff_type_ref(s->held_type);
+    }
     s->req = r;
     *req = r;
     if (advance(s)) {

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "core/comm.h"
+#include "core/datatype.h"
 #include "core/request.h"
 #include "mpi.h"
 
@@ -29,6 +30,9 @@ struct skiff_sched {
     int tag;
     MPI_Datatype dt; /* for REDUCE steps */
     MPI_Op op;
+    /* A nonblocking run holds op and dt, which the user may free before it completes. */
+    int held_op;
+    const struct skiff_type *held_type;
     struct skiff_step *steps;
     int nsteps, cap;
     int *round_end; /* round r covers steps [round_end[r-1], round_end[r]) */

@@ -6,6 +6,8 @@
 #include "core/progress.h"
 #include "core/pt2pt.h"
 
+#define LINE 64 /* copies start on a cache line: the shared-memory copies run fastest from there */
+
 /* One message's share of the attached buffer; kept sorted by offset. */
 struct seg {
     struct seg *next;
@@ -42,16 +44,20 @@ int skiff_bsend_detach(void **buf, size_t *size)
     return MPI_SUCCESS;
 }
 
-/* The copy lives right after its segment record. */
+/* An automatic copy starts past its segment record, rounded up to a cache line: the allocation is
+ * cache-line aligned, so the copy is too. */
+#define AUTO_RECORD ((sizeof(struct seg) + LINE - 1) / LINE * LINE)
+
 static struct seg *take_automatic(size_t len)
 {
-    struct seg *n = malloc(sizeof *n + len);
-    if (n) {
-        n->off = 0;
-        n->len = len;
-        n->next = bb.used;
-        bb.used = n;
-    }
+    void *p = NULL;
+    if (posix_memalign(&p, LINE, AUTO_RECORD + len) != 0)
+        return NULL;
+    struct seg *n = p;
+    n->off = 0;
+    n->len = len;
+    n->next = bb.used;
+    bb.used = n;
     return n;
 }
 
@@ -102,18 +108,18 @@ static size_t used_bytes(void)
 int skiff_bsend(const void *buf, size_t count, const struct skiff_type *t, int dest, int tag, struct skiff_comm *c)
 {
     size_t bytes = skiff_type_packed_size(t, count);
-    size_t len = (bytes + 63) & ~(size_t)63; /* keep copies cache-line aligned */
+    size_t len = (bytes + LINE - 1) & ~(size_t)(LINE - 1); /* keep copies cache-line aligned */
     if (!bb.base)
         return skiff_err(MPI_ERR_BUFFER, "no buffer is attached for the %zu bytes to rank %d, tag %d: call "
                          "MPI_Buffer_attach first", bytes, dest, tag);
-    struct seg *s = take_space(len ? len : 64);
+    struct seg *s = take_space(len ? len : LINE);
     if (!s && bb.base == MPI_BUFFER_AUTOMATIC)
         return skiff_err(MPI_ERR_NO_MEM, "cannot allocate %zu bytes to buffer the message to rank %d", bytes, dest);
     if (!s)
         return skiff_err(MPI_ERR_BUFFER,
                          "no room for %zu bytes in the attached buffer (%zu bytes, %zu in use) for rank %d, tag %d",
                          bytes, bb.size, used_bytes(), dest, tag);
-    char *copy = bb.base == MPI_BUFFER_AUTOMATIC ? (char *)(s + 1) : bb.base + s->off;
+    char *copy = bb.base == MPI_BUFFER_AUTOMATIC ? (char *)s + AUTO_RECORD : bb.base + s->off;
     skiff_type_pack(buf, count, t, copy);
     struct skiff_request *r;
     int rc = skiff_send_start(copy, bytes, dest, tag, c, c->ctx, SKIFF_SEND_STANDARD, 0, &r);

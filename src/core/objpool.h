@@ -1,4 +1,4 @@
-/* Pools for objects the user holds by pointer (communicators, groups).
+/* Pools for objects the user holds by pointer (communicators, groups, ops, MPI_T control variable handles).
  *
  * A released object goes back to its pool, never to the C library, until MPI_Finalize: a handle the user
  * kept after freeing it then still points at readable memory whose magic is zero, so the validity check

@@ -8,6 +8,7 @@
 
 #include "core/datatype.h"
 #include "core/error.h"
+#include "core/objpool.h"
 #include "util/arch.h"
 
 /* Types by the ops they admit (MPI-4.1 section 6.9.2). X(handle, C type). */
@@ -130,29 +131,88 @@ static int location(MPI_Op op, const void *in, void *inout, size_t n, MPI_Dataty
     return 0;
 }
 
-static int predefined(MPI_Op op)
+static int for_reductions(MPI_Op op)
 {
     return op == MPI_SUM || op == MPI_PROD || op == MPI_MAX || op == MPI_MIN || op == MPI_LAND ||
            op == MPI_LOR || op == MPI_LXOR || op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR ||
            op == MPI_MAXLOC || op == MPI_MINLOC;
 }
 
-struct skiff_op *skiff_op_user(MPI_Op op)
+/* Predefined, but defined for one-sided accumulates only. */
+static int for_accumulates(MPI_Op op)
 {
-    if ((uintptr_t)op < 0x1000)
+    return op == MPI_REPLACE || op == MPI_NO_OP;
+}
+
+static struct skiff_objpool pool = SKIFF_OBJPOOL_INIT(struct skiff_op);
+
+/* The object behind a user op handle, freed by the user or not. */
+static struct skiff_op *op_object(MPI_Op op)
+{
+    /* Predefined handles are small integers; anything else is a pointer into the pool. */
+    if ((uintptr_t)op < 0x1000 || (uintptr_t)op % sizeof(void *))
         return NULL;
     struct skiff_op *o = (struct skiff_op *)(void *)op;
     return o->magic == SKIFF_OP_MAGIC ? o : NULL;
 }
 
-int skiff_op_valid(MPI_Op op)
+struct skiff_op *skiff_op_user(MPI_Op op)
 {
-    return predefined(op) || skiff_op_user(op) != NULL;
+    struct skiff_op *o = op_object(op);
+    return o && !o->freed ? o : NULL;
+}
+
+int skiff_op_check_valid(MPI_Op op)
+{
+    if (SKIFF_LIKELY(for_reductions(op) || for_accumulates(op) || skiff_op_user(op)))
+        return MPI_SUCCESS;
+    return skiff_err(MPI_ERR_OP, "invalid op %s",
+                     op == MPI_OP_NULL ? "(MPI_OP_NULL)" : "(not an op, or already freed)");
+}
+
+struct skiff_op *skiff_op_create(MPI_User_function *fn, int commute)
+{
+    struct skiff_op *o = skiff_objpool_get(&pool);
+    if (o)
+        *o = (struct skiff_op){.magic = SKIFF_OP_MAGIC, .fn = fn, .commute = commute != 0, .refs = 1};
+    return o;
+}
+
+static void unref(struct skiff_op *o)
+{
+    if (--o->refs == 0)
+        skiff_objpool_put(&pool, o); /* zeroes the magic */
+}
+
+void skiff_op_free(struct skiff_op *o)
+{
+    o->freed = 1;
+    unref(o);
+}
+
+int skiff_op_retain(MPI_Op op)
+{
+    struct skiff_op *o = op_object(op);
+    if (o)
+        o->refs++;
+    return o != NULL;
+}
+
+void skiff_op_release(MPI_Op op)
+{
+    struct skiff_op *o = op_object(op);
+    if (o)
+        unref(o);
+}
+
+void skiff_op_finalize(void)
+{
+    skiff_objpool_destroy(&pool);
 }
 
 int skiff_op_commutative(MPI_Op op)
 {
-    struct skiff_op *u = skiff_op_user(op);
+    struct skiff_op *u = op_object(op);
     return u ? u->commute : 1;
 }
 
@@ -176,33 +236,40 @@ static int dispatch(MPI_Op op, const void *in, void *inout, size_t n, MPI_Dataty
            complex_ops(op, in, inout, n, dt) || location(op, in, inout, n, dt);
 }
 
-static int invalid_op(MPI_Op op)
+/* Why a predefined op is refused for dt, the user's datatype. */
+static int undefined_for(MPI_Op op, MPI_Datatype dt)
 {
-    if (op == MPI_OP_NULL)
-        return skiff_err(MPI_ERR_OP, "invalid op MPI_OP_NULL");
-    if (op == MPI_REPLACE || op == MPI_NO_OP)
-        return skiff_err(MPI_ERR_OP, "%s is only for one-sided accumulates, not for reductions", skiff_op_name(op));
-    return skiff_err(MPI_ERR_OP, "invalid op (not an op, or already freed)");
+    const struct skiff_type *t = skiff_type_get(dt);
+    if (!t || t->predefined)
+        return skiff_err(MPI_ERR_OP, "%s is not defined for %s", skiff_op_name(op), t ? t->name : "this datatype");
+    if (t->basic == MPI_DATATYPE_NULL)
+        return skiff_err(MPI_ERR_OP, "%s is not defined for a derived datatype of mixed basic types (a user-defined "
+                                     "op can reduce it)", skiff_op_name(op));
+    const struct skiff_type *b = skiff_type_get(t->basic);
+    return skiff_err(MPI_ERR_OP, "%s is not defined for %s, the basic type of this derived datatype",
+                     skiff_op_name(op), b ? b->name : "the basic type");
 }
 
-/* MPI-4.1 6.9.2: the predefined ops are defined on predefined datatypes only (unlike accumulates,
- * reductions take no derived type built of one basic type). */
+/* MPI-4.1 6.9.2 names predefined types only, but derived types of one basic type are accepted, as
+ * Open MPI does, because programs rely on it (MPI_SUM over MPI_Type_contiguous(2, MPI_DOUBLE)). */
 int skiff_op_check(MPI_Op op, MPI_Datatype dt)
 {
-    if (SKIFF_UNLIKELY(!skiff_op_valid(op)))
-        return invalid_op(op);
+    int rc = skiff_op_check_valid(op);
+    if (SKIFF_UNLIKELY(rc))
+        return rc;
+    if (SKIFF_UNLIKELY(for_accumulates(op)))
+        return skiff_err(MPI_ERR_OP, "%s is only for one-sided accumulates, not for reductions", skiff_op_name(op));
     if (skiff_op_user(op) || SKIFF_LIKELY(dispatch(op, NULL, NULL, 0, dt)))
         return MPI_SUCCESS;
     const struct skiff_type *t = skiff_type_get(dt);
-    if (t && !t->predefined)
-        return skiff_err(MPI_ERR_OP, "%s is defined on predefined datatypes only, and this one is derived (a "
-                                     "user-defined op can reduce it)", skiff_op_name(op));
-    return skiff_err(MPI_ERR_OP, "%s is not defined for %s", skiff_op_name(op), t ? t->name : "this datatype");
+    if (t && !t->predefined && t->basic != MPI_DATATYPE_NULL && dispatch(op, NULL, NULL, 0, t->basic))
+        return MPI_SUCCESS;
+    return undefined_for(op, dt);
 }
 
 void skiff_op_apply(MPI_Op op, const void *in, void *inout, size_t count, MPI_Datatype dt)
 {
-    struct skiff_op *u = skiff_op_user(op);
+    struct skiff_op *u = op_object(op); /* a pending reduction may outlive the user's handle */
     if (u) {
         /* Counts reach here from the int-count MPI calls, so they fit the user function's int. */
         int len = (int)count;

@@ -8,6 +8,8 @@
 
 #include "mpi.h"
 
+#include "util/arch.h"
+
 struct skiff_comm;
 
 enum skiff_req_kind { SKIFF_REQ_SEND = 1, SKIFF_REQ_RECV, SKIFF_REQ_COLL };
@@ -47,12 +49,40 @@ struct skiff_request {
 
 struct skiff_request *skiff_req_alloc(int kind);
 void skiff_req_release(struct skiff_request *r);
-uint64_t skiff_req_id(const struct skiff_request *r);
-/* The live request with this id, or NULL. */
-struct skiff_request *skiff_req_lookup(uint64_t id);
 /* Calls fn on every live request (deadlock reports). */
 void skiff_req_foreach(void (*fn)(struct skiff_request *r, void *arg), void *arg);
 void skiff_req_finalize(void);
+
+/* Requests live in chunks that never move (peers and handles name them), reached from a fixed table.
+ * The pool is visible here only so that id <-> request inlines: every Wait and Test resolves handles. */
+#define SKIFF_REQ_CHUNK_SHIFT 8
+#define SKIFF_REQ_CHUNK (1u << SKIFF_REQ_CHUNK_SHIFT)
+#define SKIFF_REQ_MAX_CHUNKS 4096
+
+struct skiff_req_pool {
+    struct skiff_request *chunk[SKIFF_REQ_MAX_CHUNKS];
+    uint32_t nchunks;
+    struct skiff_request *free; /* linked through next */
+};
+extern struct skiff_req_pool skiff_req_pool;
+
+static inline uint64_t skiff_req_id(const struct skiff_request *r)
+{
+    return (uint64_t)r->gen << 32 | r->idx;
+}
+
+/* The live request with this id, or NULL. The chunk bound keeps a forged index inside the table; the
+ * generation refuses a released slot's old ids, and kind a free slot's next id before it is handed out. */
+static inline struct skiff_request *skiff_req_lookup(uint64_t id)
+{
+    uint32_t idx = (uint32_t)id, gen = (uint32_t)(id >> 32), c = idx >> SKIFF_REQ_CHUNK_SHIFT;
+    if (skiff_req_pool.nchunks > SKIFF_REQ_MAX_CHUNKS)
+        __builtin_unreachable(); /* so the compiler sees that the bound keeps c inside chunk[] */
+    if (SKIFF_UNLIKELY(c >= skiff_req_pool.nchunks))
+        return NULL;
+    struct skiff_request *r = &skiff_req_pool.chunk[c][idx & (SKIFF_REQ_CHUNK - 1)];
+    return SKIFF_LIKELY(r->gen == gen && r->kind) ? r : NULL;
+}
 
 /* Request handle <-> object. The handle is the id, not the address: a copy kept after the request
  * was released, or a made-up value, finds nothing (NULL, as MPI_REQUEST_NULL does) instead of the

@@ -34,11 +34,18 @@ static int *predefined(int keyval)
     }
 }
 
-/* keyval is one that predefined() answers: MPI_TAG_UB .. MPI_LASTUSEDCODE, consecutive in mpi.h. */
+/* The table below is indexed by keyval - MPI_TAG_UB. */
+_Static_assert(MPI_IO == MPI_TAG_UB + 1 && MPI_HOST == MPI_TAG_UB + 2 && MPI_WTIME_IS_GLOBAL == MPI_TAG_UB + 3 &&
+                   MPI_UNIVERSE_SIZE == MPI_TAG_UB + 4 && MPI_APPNUM == MPI_TAG_UB + 5 &&
+                   MPI_LASTUSEDCODE == MPI_TAG_UB + 6,
+               "the predefined keyvals must be consecutive, in this order, from MPI_TAG_UB");
+
+/* keyval is one that predefined() answers: MPI_TAG_UB .. MPI_LASTUSEDCODE. */
 static const char *predefined_name(int keyval)
 {
     static const char *const names[] = {"MPI_TAG_UB",        "MPI_IO",     "MPI_HOST",        "MPI_WTIME_IS_GLOBAL",
                                         "MPI_UNIVERSE_SIZE", "MPI_APPNUM", "MPI_LASTUSEDCODE"};
+    _Static_assert(sizeof names / sizeof names[0] == MPI_LASTUSEDCODE - MPI_TAG_UB + 1, "a name per keyval");
     return names[keyval - MPI_TAG_UB];
 }
 
@@ -63,7 +70,7 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
     int rc = skiff_check_ptr(comm_keyval, "comm_keyval");
     if (!rc)
         rc = skiff_keyval_create(comm_copy_attr_fn, comm_delete_attr_fn, extra_state, comm_keyval);
-    return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
+    return skiff_fail_world(rc);
 }
 SKIFF_ALIAS(MPI_Comm_create_keyval)
 
@@ -75,7 +82,7 @@ int PMPI_Comm_free_keyval(int *comm_keyval)
     if (!rc && !(rc = check_user_keyval(*comm_keyval)))
         rc = skiff_keyval_free(*comm_keyval);
     if (rc)
-        return skiff_fail(MPI_COMM_WORLD, rc);
+        return skiff_fail_world(rc);
     *comm_keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }

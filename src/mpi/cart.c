@@ -13,19 +13,13 @@ static int check_cart(struct skiff_comm *c, const struct skiff_topo **t)
     return MPI_SUCCESS;
 }
 
-/* An array with one entry per dimension of the grid. */
-static int check_array(int ndims, const void *array, const char *name)
-{
-    return ndims > 0 ? skiff_check_ptr(array, name) : MPI_SUCCESS;
-}
-
 /* The grid must fit into the parent communicator. */
 static int check_grid(const struct skiff_comm *c, int ndims, const int *dims, const int *periods, int *cells)
 {
     int rc;
     if (ndims < 0)
         return skiff_err(MPI_ERR_ARG, "invalid number of dimensions %d", ndims);
-    if ((rc = check_array(ndims, dims, "dims")) || (rc = check_array(ndims, periods, "periods")))
+    if ((rc = skiff_check_array(ndims, dims, "dims")) || (rc = skiff_check_array(ndims, periods, "periods")))
         return rc;
     for (int d = 0; d < ndims; d++)
         if (dims[d] <= 0)
@@ -128,7 +122,7 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     SKIFF_ENTER(MPI_Cart_sub);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
-    if (!rc && !(rc = check_cart(c, &t)) && !(rc = check_array(t->ndims, remain_dims, "remain_dims")))
+    if (!rc && !(rc = check_cart(c, &t)) && !(rc = skiff_check_array(t->ndims, remain_dims, "remain_dims")))
         rc = skiff_check_ptr(newcomm, "newcomm");
     if (rc)
         return skiff_fail(comm, rc);
@@ -175,7 +169,7 @@ int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
         rc = skiff_err(MPI_ERR_RANK, "invalid rank %d (communicator %s has %d ranks)", rank, skiff_comm_label(c),
                        c->size);
     if (!rc && !(rc = check_maxdims(t, maxdims)))
-        rc = check_array(t->ndims, coords, "coords");
+        rc = skiff_check_array(t->ndims, coords, "coords");
     if (rc)
         return skiff_fail(comm, rc);
     skiff_cart_coords(t, rank, coords);
@@ -190,7 +184,7 @@ int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
     SKIFF_ENTER(MPI_Cart_rank);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c), bad = 0, r = 0;
-    if (!rc && !(rc = check_cart(c, &t)) && !(rc = check_array(t->ndims, coords, "coords")))
+    if (!rc && !(rc = check_cart(c, &t)) && !(rc = skiff_check_array(t->ndims, coords, "coords")))
         rc = skiff_check_ptr(rank, "rank");
     if (!rc && SKIFF_UNLIKELY((r = skiff_cart_rank(t, coords, &bad)) < 0))
         rc = skiff_err(MPI_ERR_ARG, "coords[%d] = %d is off the grid (dimension %d has extent %d and does not wrap)",
@@ -228,8 +222,8 @@ int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coo
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (!rc && !(rc = check_cart(c, &t)) && !(rc = check_maxdims(t, maxdims)) &&
-        !(rc = check_array(t->ndims, dims, "dims")) && !(rc = check_array(t->ndims, periods, "periods")))
-        rc = check_array(t->ndims, coords, "coords");
+        !(rc = skiff_check_array(t->ndims, dims, "dims")) && !(rc = skiff_check_array(t->ndims, periods, "periods")))
+        rc = skiff_check_array(t->ndims, coords, "coords");
     if (rc)
         return skiff_fail(comm, rc);
     for (int d = 0; d < t->ndims; d++) {
@@ -277,9 +271,9 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
     SKIFF_ENTER(MPI_Dims_create);
     SKIFF_REQUIRE_INIT();
     /* A negative ndims is left to skiff_dims_create, which names it. */
-    int rc = check_array(ndims, dims, "dims");
+    int rc = skiff_check_array(ndims, dims, "dims");
     if (!rc)
         rc = skiff_dims_create(nnodes, ndims, dims);
-    return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
+    return skiff_fail_world(rc);
 }
 SKIFF_ALIAS(MPI_Dims_create)

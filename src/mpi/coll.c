@@ -1,4 +1,5 @@
 /* The collective calls: argument checks, MPI_IN_PLACE, counts in bytes; then src/coll does the work. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,20 +16,11 @@ static int check_block(int count, MPI_Datatype dt, const struct skiff_type **t)
     return rc ? rc : skiff_check_dtype(dt, 1, t);
 }
 
-/* A buffer that is to hold `count` elements. NULL is MPI_BOTTOM: valid when the datatype's
- * displacements are absolute addresses. */
-static int check_buf(const void *buf, size_t count, const struct skiff_type *t, const char *name)
-{
-    if (SKIFF_LIKELY(buf || !count || !t->size || t->true_lb))
-        return MPI_SUCCESS;
-    return skiff_err(MPI_ERR_BUFFER, "%s is NULL but is to hold %zu elements", name, count);
-}
-
 /* One side of a transfer: count, datatype, and the buffer of count elements. */
 static int check_side(const void *buf, int count, MPI_Datatype dt, const char *name, const struct skiff_type **t)
 {
     int rc = check_block(count, dt, t);
-    return rc ? rc : check_buf(buf, (size_t)count, *t, name);
+    return rc ? rc : skiff_check_named_buf(buf, (size_t)count, *t, name);
 }
 
 static int check_root(const struct skiff_comm *c, int root)
@@ -39,43 +31,20 @@ static int check_root(const struct skiff_comm *c, int root)
                      c->size);
 }
 
-/* For a buffer of a call (or of a rank) that has no in-place form. */
-static int no_in_place(const void *buf, const char *name)
-{
-    if (SKIFF_LIKELY(buf != MPI_IN_PLACE))
-        return MPI_SUCCESS;
-    return skiff_err(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE, which this call does not allow there", name);
-}
-
 /* MPI forbids aliasing an output buffer with another argument; the same address for both buffers is
- * the usual slip for MPI_IN_PLACE. NULL is MPI_BOTTOM, where the datatypes say where data goes. */
-static int check_alias(const void *in, const void *out, int nonempty, const char *fix)
+ * the usual slip for MPI_IN_PLACE, and is all that is tested: partly overlapping buffers are rarer, and
+ * with non-contiguous datatypes may legally interleave. NULL is MPI_BOTTOM, where the datatypes say
+ * where data goes. names: "sendbuf and recvbuf"; fix: what to do instead. */
+static int check_alias(const void *a, const void *b, int nonempty, const char *names, const char *fix)
 {
-    if (SKIFF_LIKELY(in != out || !in || !nonempty))
+    if (SKIFF_LIKELY(a != b || !a || !nonempty))
         return MPI_SUCCESS;
-    return skiff_err(MPI_ERR_BUFFER, "the input and output buffers are the same address %p: %s", out, fix);
+    return skiff_err(MPI_ERR_BUFFER, "%s are the same address %p: %s", names, a, fix);
 }
 
+#define SEND_RECV "sendbuf and recvbuf"
 #define FIX_SENDBUF "pass MPI_IN_PLACE as sendbuf instead"
 #define FIX_RECVBUF "pass MPI_IN_PLACE as recvbuf instead"
-
-/* A per-rank counts array and its displacements (displs_name NULL: none). Checked in full before
- * anything is staged; *total is the sum of the counts. */
-static int check_counts(const int counts[], const int displs[], int n, const char *counts_name,
-                        const char *displs_name, size_t *total)
-{
-    int rc = skiff_check_ptr(counts, counts_name);
-    if (!rc && displs_name)
-        rc = skiff_check_ptr(displs, displs_name);
-    *total = 0;
-    for (int i = 0; !rc && i < n; i++) {
-        if (SKIFF_UNLIKELY(counts[i] < 0))
-            rc = skiff_err(MPI_ERR_COUNT, "invalid %s[%d] = %d (must be >= 0)", counts_name, i, counts[i]);
-        else
-            *total += (size_t)counts[i];
-    }
-    return rc;
-}
 
 /* What a rooted call (gather, scatter, reduce) knows once its common checks pass. */
 struct rooted {
@@ -101,31 +70,37 @@ static int check_rooted(MPI_Comm comm, int root, const void *own, const void *al
         return skiff_err(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE, which only the root (rank %d) may give; this is rank %d",
                          own_name, root, x->c->rank);
     if (SKIFF_UNLIKELY(x->is_root && all == MPI_IN_PLACE))
-        return skiff_err(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE at the root: the in-place form gives it as %s", all_name,
+        return skiff_err(MPI_ERR_BUFFER, "%s cannot be MPI_IN_PLACE; at the root pass MPI_IN_PLACE as %s", all_name,
                          own_name);
     return MPI_SUCCESS;
 }
 
-/* What a reduction runs on: count elements of dt, starting at the data of the buffers. A predefined
- * op takes a predefined datatype; a user op may take a derived one, if it is contiguous. */
+/* What a reduction runs on: count elements of dt, starting at the data of the buffers. A user op
+ * takes the user's datatype as it is; a predefined op on a derived type runs on its basic type, of
+ * which an element of the user's type holds scale. */
 struct red {
     size_t count;
     MPI_Datatype dt;
     ptrdiff_t shift; /* from the user's buffer to the first byte of data */
-    const struct skiff_type *t;
+    const struct skiff_type *t; /* the user's datatype */
+    size_t scale;
 };
 
 static int check_reduction(int count, MPI_Datatype dt, MPI_Op op, struct red *red)
 {
-    int rc = check_block(count, dt, &red->t);
+    const struct skiff_type *t = NULL;
+    int rc = check_block(count, dt, &t);
     if (!rc)
         rc = skiff_op_check(op, dt);
     if (rc)
         return rc;
-    if (SKIFF_UNLIKELY(!red->t->contiguous && !red->t->predefined))
-        return skiff_err(MPI_ERR_TYPE, "skiff reduces only contiguous derived datatypes (this one has %zu bytes of "
-                                       "data in an extent of %zu)", red->t->size, red->t->extent);
-    *red = (struct red){(size_t)count, dt, red->t->true_lb, red->t};
+    if (SKIFF_UNLIKELY(!t->contiguous && !t->predefined))
+        return skiff_err(MPI_ERR_UNSUPPORTED_OPERATION, "skiff reduces only contiguous datatypes, and this derived "
+                         "one has %zu bytes of data in an extent of %zu (a limitation of skiff, not an error of the "
+                         "program)", t->size, t->extent);
+    int basic = !t->predefined && !skiff_op_user(op);
+    size_t scale = basic ? t->nbasic : 1;
+    *red = (struct red){(size_t)count * scale, basic ? t->basic : dt, t->true_lb, t, scale};
     return MPI_SUCCESS;
 }
 
@@ -133,14 +108,14 @@ static int check_reduction(int count, MPI_Datatype dt, MPI_Op op, struct red *re
  * MPI_IN_PLACE: its data is in recvbuf). */
 static int check_red_bufs(const void *sendbuf, const void *recvbuf, size_t in, size_t out, const struct red *red)
 {
-    int rc = no_in_place(recvbuf, "recvbuf");
+    int rc = skiff_check_not_in_place(recvbuf, "recvbuf");
     if (!rc && sendbuf == MPI_IN_PLACE)
-        return check_buf(recvbuf, in > out ? in : out, red->t, "recvbuf");
+        return skiff_check_named_buf(recvbuf, in > out ? in : out, red->t, "recvbuf");
     if (!rc)
-        rc = check_buf(sendbuf, in, red->t, "sendbuf");
+        rc = skiff_check_named_buf(sendbuf, in, red->t, "sendbuf");
     if (!rc)
-        rc = check_buf(recvbuf, out, red->t, "recvbuf");
-    return rc ? rc : check_alias(sendbuf, recvbuf, in && out, FIX_SENDBUF);
+        rc = skiff_check_named_buf(recvbuf, out, red->t, "recvbuf");
+    return rc ? rc : check_alias(sendbuf, recvbuf, in && out, SEND_RECV, FIX_SENDBUF);
 }
 
 static const void *shifted(const void *buf, const struct red *red)
@@ -148,13 +123,36 @@ static const void *shifted(const void *buf, const struct red *red)
     return buf == MPI_IN_PLACE || buf == NULL ? buf : (const char *)buf + red->shift;
 }
 
-/* The block each rank contributes must match what the receiver expects per rank. */
-static int check_match(size_t sent, size_t expected)
+/* The checks of allreduce and scan, where every rank gives and receives count elements. */
+static int check_each_reduces(const void *sendbuf, const void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+                              MPI_Comm comm, struct skiff_comm **c, struct red *red)
+{
+    int rc;
+    if ((rc = skiff_check_comm(comm, c)) || (rc = check_reduction(count, dt, op, red)))
+        return rc;
+    return check_red_bufs(sendbuf, recvbuf, (size_t)count, (size_t)count, red);
+}
+
+/* Where a rank's contribution starts: with MPI_IN_PLACE, in recvbuf. */
+static const void *red_input(const void *sendbuf, const void *recvbuf, const struct red *red)
+{
+    return shifted(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, red);
+}
+
+/* Which side of a v-variant gives each rank's count in an array (its entry is named in messages). */
+enum vcounts { V_NONE, V_SEND, V_RECV };
+
+/* A block as sent must match the block the receiver expects for it: sendcount (or sendcounts[i]) and
+ * sendtype against recvcount (or recvcounts[i]) and recvtype. */
+static int check_match(size_t sent, size_t expected, enum vcounts v, int i)
 {
     if (SKIFF_LIKELY(sent == expected))
         return MPI_SUCCESS;
-    return skiff_err(MPI_ERR_TRUNCATE, "the blocks differ: %zu bytes sent per rank, %zu bytes received (the type "
-                                       "signatures must match)", sent, expected);
+    char s[32] = "sendcount", r[32] = "recvcount";
+    if (v != V_NONE)
+        snprintf(v == V_SEND ? s : r, sizeof s, "%s[%d]", v == V_SEND ? "sendcounts" : "recvcounts", i);
+    return skiff_err(MPI_ERR_TRUNCATE, "%s and sendtype give %zu bytes, %s and recvtype %zu bytes (the type "
+                                       "signatures must match)", s, sent, r, expected);
 }
 
 static size_t packed(const struct skiff_type *t, int count)
@@ -182,10 +180,12 @@ struct vside {
 static int check_vside(struct vside *v, int n, const char *buf_name, const char *counts_name,
                        const char *displs_name)
 {
-    int rc = check_counts(v->counts, v->displs, n, counts_name, displs_name, &v->total);
+    int rc = skiff_check_counts(n, v->counts, counts_name, &v->total);
+    if (!rc)
+        rc = skiff_check_array(n, v->displs, displs_name);
     if (!rc)
         rc = skiff_check_dtype(v->dt, 1, &v->t);
-    return rc ? rc : check_buf(v->buf, v->total, v->t, buf_name);
+    return rc ? rc : skiff_check_named_buf(v->buf, v->total, v->t, buf_name);
 }
 
 /* The root's side of a gather or scatter: count elements for every rank, or with v (the v-variants)
@@ -202,7 +202,7 @@ static int check_root_blocks(struct side *all, struct vside *v, const struct ski
     }
     *mine = all->count;
     rc = check_block(all->count, all->dt, &all->t);
-    return rc ? rc : check_buf(all->buf, (size_t)all->count * (size_t)c->size, all->t, name);
+    return rc ? rc : skiff_check_named_buf(all->buf, (size_t)all->count * (size_t)c->size, all->t, name);
 }
 
 /* The checks of gather and scatter, which mirror each other: own is this rank's block (gather: sent;
@@ -218,11 +218,13 @@ static int check_rooted_blocks(struct side *own, struct side *all, struct vside 
     rc = check_root_blocks(all, v, x->c, scatter, &mine);
     if (rc || x->in_place)
         return rc;
-    rc = check_alias(own->buf, all->buf, own->count > 0 && mine > 0, scatter ? FIX_RECVBUF : FIX_SENDBUF);
+    rc = check_alias(own->buf, all->buf, own->count > 0 && mine > 0, SEND_RECV, scatter ? FIX_RECVBUF : FIX_SENDBUF);
     if (rc)
         return rc;
     size_t own_bytes = packed(own->t, own->count), root_bytes = packed(all->t, mine);
-    return scatter ? check_match(root_bytes, own_bytes) : check_match(own_bytes, root_bytes);
+    enum vcounts vc = !v ? V_NONE : scatter ? V_SEND : V_RECV;
+    return scatter ? check_match(root_bytes, own_bytes, vc, x->c->rank)
+                   : check_match(own_bytes, root_bytes, vc, x->c->rank);
 }
 
 /* The checks of allgather and alltoall: every rank receives (never in place) and sends (unless
@@ -231,21 +233,22 @@ static int check_all_blocks(struct side *s, struct side *r, MPI_Comm comm, struc
 {
     int rc = skiff_check_comm(comm, c);
     if (!rc)
-        rc = no_in_place(r->buf, "recvbuf");
+        rc = skiff_check_not_in_place(r->buf, "recvbuf");
     if (!rc)
         rc = check_side(r->buf, r->count, r->dt, "recvbuf", &r->t);
     if (rc || s->buf == MPI_IN_PLACE)
         return rc;
     rc = check_side(s->buf, s->count, s->dt, "sendbuf", &s->t);
     if (!rc)
-        rc = check_alias(s->buf, r->buf, s->count > 0 && r->count > 0, FIX_SENDBUF);
-    return rc ? rc : check_match(packed(s->t, s->count), packed(r->t, r->count));
+        rc = check_alias(s->buf, r->buf, s->count > 0 && r->count > 0, SEND_RECV, FIX_SENDBUF);
+    return rc ? rc : check_match(packed(s->t, s->count), packed(r->t, r->count), V_NONE, 0);
 }
 
 /* The request pointer of a nonblocking call: checked before anything starts, so an error leaks nothing. */
 static int check_request(MPI_Comm comm, const MPI_Request *request)
 {
-    return SKIFF_LIKELY(request != NULL) ? MPI_SUCCESS : skiff_fail(comm, skiff_check_ptr(request, "request"));
+    int rc = skiff_check_ptr(request, "request");
+    return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 
 /* The profiler's message size for a call with two sides: this rank's block on side a, or on side b
@@ -310,8 +313,8 @@ static int bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
     int rc;
-    if ((rc = skiff_check_comm(comm, &c)) || (rc = check_root(c, root)) || (rc = no_in_place(buf, "buffer")) ||
-        (rc = check_side(buf, count, dt, "buffer", &t)))
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = check_root(c, root)) ||
+        (rc = skiff_check_not_in_place(buf, "buffer")) || (rc = check_side(buf, count, dt, "buffer", &t)))
         return skiff_fail(comm, rc);
     struct skiff_stage *st = malloc(sizeof *st);
     if (!st)
@@ -366,7 +369,7 @@ static int reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt
         rc = check_reduction(count, dt, op, &red);
     if (!rc)
         rc = x.is_root ? check_red_bufs(sendbuf, recvbuf, (size_t)count, (size_t)count, &red)
-                       : check_buf(sendbuf, (size_t)count, red.t, "sendbuf");
+                       : skiff_check_named_buf(sendbuf, (size_t)count, red.t, "sendbuf");
     if (rc)
         return skiff_fail(comm, rc);
     if (x.in_place)
@@ -407,12 +410,11 @@ static int allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
 {
     struct skiff_comm *c = NULL;
     struct red red;
-    int rc;
-    if ((rc = skiff_check_comm(comm, &c)) || (rc = check_reduction(count, dt, op, &red)) ||
-        (rc = check_red_bufs(sendbuf, recvbuf, (size_t)count, (size_t)count, &red)))
+    int rc = check_each_reduces(sendbuf, recvbuf, count, dt, op, comm, &c, &red);
+    if (rc)
         return skiff_fail(comm, rc);
-    const void *in = shifted(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, &red);
-    rc = skiff_coll_allreduce(in, (void *)shifted(recvbuf, &red), red.count, red.dt, op, c, r);
+    rc = skiff_coll_allreduce(red_input(sendbuf, recvbuf, &red), (void *)shifted(recvbuf, &red), red.count, red.dt,
+                              op, c, r);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 
@@ -564,19 +566,25 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
 }
 SKIFF_ALIAS(MPI_Allgather)
 
-static int check_allgatherv(struct side *s, struct vside *r, MPI_Comm comm, struct skiff_comm **c)
+/* The receive side of allgatherv and alltoallv: every rank's count at its displacement, never in place. */
+static int check_vrecv(struct vside *r, const char *displs_name, MPI_Comm comm, struct skiff_comm **c)
 {
     int rc = skiff_check_comm(comm, c);
     if (!rc)
-        rc = no_in_place(r->buf, "recvbuf");
-    if (!rc)
-        rc = check_vside(r, (*c)->size, "recvbuf", "recvcounts", "displs");
+        rc = skiff_check_not_in_place(r->buf, "recvbuf");
+    return rc ? rc : check_vside(r, (*c)->size, "recvbuf", "recvcounts", displs_name);
+}
+
+static int check_allgatherv(struct side *s, struct vside *r, MPI_Comm comm, struct skiff_comm **c)
+{
+    int rc = check_vrecv(r, "displs", comm, c);
     if (rc || s->buf == MPI_IN_PLACE)
         return rc;
     rc = check_side(s->buf, s->count, s->dt, "sendbuf", &s->t);
     if (!rc)
-        rc = check_alias(s->buf, r->buf, s->count > 0 && r->total > 0, FIX_SENDBUF);
-    return rc ? rc : check_match(packed(s->t, s->count), packed(r->t, r->counts[(*c)->rank]));
+        rc = check_alias(s->buf, r->buf, s->count > 0 && r->total > 0, SEND_RECV, FIX_SENDBUF);
+    int me = (*c)->rank;
+    return rc ? rc : check_match(packed(s->t, s->count), packed(r->t, r->counts[me]), V_RECV, me);
 }
 
 int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
@@ -642,15 +650,11 @@ SKIFF_ALIAS(MPI_Alltoall)
 /* Block signatures are not compared: each pair's counts live on two different ranks. */
 static int check_alltoallv(struct vside *s, struct vside *r, MPI_Comm comm, struct skiff_comm **c)
 {
-    int rc = skiff_check_comm(comm, c);
-    if (!rc)
-        rc = no_in_place(r->buf, "recvbuf");
-    if (!rc)
-        rc = check_vside(r, (*c)->size, "recvbuf", "recvcounts", "rdispls");
+    int rc = check_vrecv(r, "rdispls", comm, c);
     if (rc || s->buf == MPI_IN_PLACE)
         return rc;
     rc = check_vside(s, (*c)->size, "sendbuf", "sendcounts", "sdispls");
-    return rc ? rc : check_alias(s->buf, r->buf, s->total > 0 && r->total > 0, FIX_SENDBUF);
+    return rc ? rc : check_alias(s->buf, r->buf, s->total > 0 && r->total > 0, SEND_RECV, FIX_SENDBUF);
 }
 
 /* In place and contiguous: every block is both sent and overwritten, so send from a copy of the span. */
@@ -702,7 +706,7 @@ static int check_reduce_scatter(const void *sendbuf, const void *recvbuf, const 
                                 MPI_Datatype dt, MPI_Op op, const struct skiff_comm *c, struct red *red)
 {
     size_t total = (size_t)block * (size_t)c->size;
-    int rc = counts ? check_counts(counts, NULL, c->size, "recvcounts", NULL, &total) : skiff_check_count(block);
+    int rc = counts ? skiff_check_counts(c->size, counts, "recvcounts", &total) : skiff_check_count(block);
     if (!rc)
         rc = check_reduction(0, dt, op, red);
     if (rc)
@@ -723,7 +727,7 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, const int counts[]
     if (!rc && (sc = malloc((size_t)c->size * sizeof *sc)) == NULL)
         rc = skiff_err(MPI_ERR_NO_MEM, "out of memory for %d counts", c->size);
     for (int i = 0; !rc && i < c->size; i++)
-        sc[i] = (size_t)(counts ? counts[i] : block);
+        sc[i] = (size_t)(counts ? counts[i] : block) * red.scale;
     if (!rc)
         rc = skiff_coll_reduce_scatter(sendbuf == MPI_IN_PLACE ? NULL : shifted(sendbuf, &red),
                                        (void *)shifted(recvbuf, &red), sc, red.dt, op, c);
@@ -756,12 +760,11 @@ static int scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, 
 {
     struct skiff_comm *c = NULL;
     struct red red;
-    int rc;
-    if ((rc = skiff_check_comm(comm, &c)) || (rc = check_reduction(count, dt, op, &red)) ||
-        (rc = check_red_bufs(sendbuf, recvbuf, (size_t)count, (size_t)count, &red)))
+    int rc = check_each_reduces(sendbuf, recvbuf, count, dt, op, comm, &c, &red);
+    if (rc)
         return skiff_fail(comm, rc);
-    const void *in = shifted(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, &red);
-    rc = skiff_coll_scan(in, (void *)shifted(recvbuf, &red), red.count, red.dt, op, excl, c);
+    rc = skiff_coll_scan(red_input(sendbuf, recvbuf, &red), (void *)shifted(recvbuf, &red), red.count, red.dt, op,
+                         excl, c);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 
@@ -790,17 +793,17 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
     SKIFF_REQUIRE_INIT();
     int rc = check_reduction(count, datatype, op, &red);
     if (!rc)
-        rc = no_in_place(inbuf, "inbuf");
+        rc = skiff_check_not_in_place(inbuf, "inbuf");
     if (!rc)
-        rc = no_in_place(inoutbuf, "inoutbuf");
+        rc = skiff_check_not_in_place(inoutbuf, "inoutbuf");
     if (!rc)
-        rc = check_buf(inbuf, (size_t)count, red.t, "inbuf");
+        rc = skiff_check_named_buf(inbuf, (size_t)count, red.t, "inbuf");
     if (!rc)
-        rc = check_buf(inoutbuf, (size_t)count, red.t, "inoutbuf");
+        rc = skiff_check_named_buf(inoutbuf, (size_t)count, red.t, "inoutbuf");
     if (!rc)
-        rc = check_alias(inbuf, inoutbuf, count > 0, "MPI_Reduce_local has no in-place form");
+        rc = check_alias(inbuf, inoutbuf, count > 0, "inbuf and inoutbuf", "MPI_Reduce_local has no in-place form");
     if (rc)
-        return skiff_fail(MPI_COMM_WORLD, rc);
+        return skiff_fail_world(rc);
     skiff_op_apply(op, shifted(inbuf, &red), (void *)shifted(inoutbuf, &red), red.count, red.dt);
     return MPI_SUCCESS;
 }

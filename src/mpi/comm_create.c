@@ -127,21 +127,14 @@ static int type_color(struct skiff_comm *c, int split_type)
     }
 }
 
-/* skiff has no info objects of its own (and reads no hints): only the predefined ones are valid. */
-static int check_info(MPI_Info info)
-{
-    if (SKIFF_LIKELY(info == MPI_INFO_NULL || info == MPI_INFO_ENV))
-        return MPI_SUCCESS;
-    return skiff_err(MPI_ERR_INFO, "invalid info %p (only MPI_INFO_NULL and MPI_INFO_ENV exist)", (void *)info);
-}
-
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
     struct skiff_comm *c = NULL, *n = NULL;
     int rc;
     SKIFF_ENTER(MPI_Comm_split_type);
     SKIFF_REQUIRE_INIT();
-    if ((rc = skiff_check_comm(comm, &c)) || (rc = check_info(info)) || (rc = skiff_check_ptr(newcomm, "newcomm")))
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_info(info)) ||
+        (rc = skiff_check_ptr(newcomm, "newcomm")))
         return skiff_fail(comm, rc);
     int color = type_color(c, split_type);
     if (SKIFF_UNLIKELY(color == -1))

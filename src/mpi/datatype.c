@@ -4,23 +4,12 @@
 #include "core/pt2pt.h"
 #include "mpi/mpi_impl.h"
 
-/* Errors of calls without a communicator go to MPI_COMM_WORLD's handler. */
-static int get_type(MPI_Datatype dt, const struct skiff_type **t)
+/* A query: a live datatype (committed or not) and somewhere to put the answer. Errors of calls
+ * without a communicator go to MPI_COMM_WORLD's handler. */
+static int get_query(MPI_Datatype dt, const void *out, const char *name, const struct skiff_type **t)
 {
     int rc = skiff_check_dtype(dt, 0, t);
-    return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
-}
-
-static int bad_arg(const char *what)
-{
-    return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_ARG, "%s is NULL", what));
-}
-
-/* A query: a live datatype (committed or not) and somewhere to put the answer. */
-static int get_query(MPI_Datatype dt, const void *out, const char *what, const struct skiff_type **t)
-{
-    int rc = get_type(dt, t);
-    return rc || out ? rc : bad_arg(what);
+    return skiff_fail_world(rc ? rc : skiff_check_ptr(out, name));
 }
 
 /* What the status of a receive says about elements of dt. MPI_STATUS_IGNORE has nothing to say. */
@@ -29,8 +18,23 @@ static int get_counted(const MPI_Status *status, MPI_Datatype dt, const int *cou
     int rc = get_query(dt, count, "count", t);
     if (rc || status)
         return rc;
-    return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_ARG, "status is MPI_STATUS_IGNORE (NULL): there is no "
-                                                             "status to count from"));
+    return skiff_fail_world(skiff_err(MPI_ERR_ARG, "status is MPI_STATUS_IGNORE (NULL): there is no status to "
+                                                   "count from"));
+}
+
+/* A query with two answers. */
+static int get_query2(MPI_Datatype dt, const void *out1, const char *name1, const void *out2, const char *name2,
+                      const struct skiff_type **t)
+{
+    int rc = get_query(dt, out1, name1, t);
+    return rc ? rc : skiff_fail_world(skiff_check_ptr(out2, name2));
+}
+
+/* The datatype behind a handle the call updates (commit, free). */
+static int get_updated(const MPI_Datatype *datatype, const struct skiff_type **t)
+{
+    int rc = skiff_check_ptr(datatype, "datatype");
+    return skiff_fail_world(rc ? rc : skiff_check_dtype(*datatype, 0, t));
 }
 
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
@@ -80,11 +84,9 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
 {
     const struct skiff_type *t = NULL;
     SKIFF_ENTER(MPI_Type_get_name);
-    int rc = get_query(datatype, type_name, "type_name", &t);
+    int rc = get_query2(datatype, type_name, "type_name", resultlen, "resultlen", &t);
     if (rc)
         return rc;
-    if (!resultlen)
-        return bad_arg("resultlen");
     *resultlen = snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s", t->name);
     return MPI_SUCCESS;
 }
@@ -94,11 +96,9 @@ int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
 {
     const struct skiff_type *t = NULL;
     SKIFF_ENTER(MPI_Type_get_extent);
-    int rc = get_type(datatype, &t);
+    int rc = get_query2(datatype, lb, "lb", extent, "extent", &t);
     if (rc)
         return rc;
-    if (!lb || !extent)
-        return bad_arg(!lb ? "lb" : "extent");
     *lb = t->lb;
     *extent = (MPI_Aint)t->extent;
     return MPI_SUCCESS;
@@ -109,11 +109,9 @@ int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint
 {
     const struct skiff_type *t = NULL;
     SKIFF_ENTER(MPI_Type_get_true_extent);
-    int rc = get_type(datatype, &t);
+    int rc = get_query2(datatype, true_lb, "true_lb", true_extent, "true_extent", &t);
     if (rc)
         return rc;
-    if (!true_lb || !true_extent)
-        return bad_arg(!true_lb ? "true_lb" : "true_extent");
     *true_lb = t->true_lb;
     *true_extent = (MPI_Aint)t->true_extent;
     return MPI_SUCCESS;
@@ -161,9 +159,7 @@ int PMPI_Type_commit(MPI_Datatype *datatype)
 {
     const struct skiff_type *t = NULL;
     SKIFF_ENTER(MPI_Type_commit);
-    if (!datatype)
-        return bad_arg("datatype");
-    int rc = get_type(*datatype, &t);
+    int rc = get_updated(datatype, &t);
     if (rc)
         return rc;
     skiff_type_commit(t); /* flattening happened at construction: nothing left to do */
@@ -175,14 +171,11 @@ int PMPI_Type_free(MPI_Datatype *datatype)
 {
     const struct skiff_type *t = NULL;
     SKIFF_ENTER(MPI_Type_free);
-    if (!datatype)
-        return bad_arg("datatype");
-    int rc = get_type(*datatype, &t);
+    int rc = get_updated(datatype, &t);
     if (rc)
         return rc;
     if (t->predefined)
-        return skiff_fail(MPI_COMM_WORLD,
-                          skiff_err(MPI_ERR_TYPE, "cannot free the predefined datatype %s", t->name));
+        return skiff_fail_world(skiff_err(MPI_ERR_TYPE, "cannot free the predefined datatype %s", t->name));
     skiff_type_free(t); /* receives still pending with it keep their own reference */
     *datatype = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;
@@ -194,13 +187,11 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     const struct skiff_type *t = NULL;
     struct skiff_type *n = NULL;
     SKIFF_ENTER(MPI_Type_dup);
-    int rc = get_type(oldtype, &t);
+    int rc = get_query(oldtype, newtype, "newtype", &t);
     if (rc)
         return rc;
-    if (!newtype)
-        return bad_arg("newtype");
     if ((rc = skiff_type_dup(t, &n)))
-        return skiff_fail(MPI_COMM_WORLD, rc);
+        return skiff_fail_world(rc);
     *newtype = skiff_type_handle(n);
     return MPI_SUCCESS;
 }

@@ -51,7 +51,7 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_ptr(errhandler, "errhandler");
     if (rc || (rc = check_handler(*errhandler)))
-        return skiff_fail(MPI_COMM_WORLD, rc);
+        return skiff_fail_world(rc);
     /* Predefined handlers live for the whole run: freeing one only clears the caller's handle. */
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
@@ -63,10 +63,10 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
     SKIFF_ENTER(MPI_Error_string);
     int rc = skiff_check_ptr(string, "string");
     if (rc || (rc = skiff_check_ptr(resultlen, "resultlen")))
-        return skiff_fail(MPI_COMM_WORLD, rc);
+        return skiff_fail_world(rc);
     if (skiff_err_string(errorcode, string) != 0) {
         *resultlen = snprintf(string, MPI_MAX_ERROR_STRING, "unknown error code %d", errorcode);
-        return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_ARG, "%d is not an MPI error code", errorcode));
+        return skiff_fail_world(skiff_err(MPI_ERR_ARG, "%d is not an MPI error code", errorcode));
     }
     *resultlen = (int)strlen(string);
     return MPI_SUCCESS;
@@ -79,9 +79,9 @@ int PMPI_Error_class(int errorcode, int *errorclass)
     SKIFF_ENTER(MPI_Error_class);
     int rc = skiff_check_ptr(errorclass, "errorclass");
     if (rc)
-        return skiff_fail(MPI_COMM_WORLD, rc);
+        return skiff_fail_world(rc);
     if (skiff_err_string(errorcode, tmp) != 0)
-        return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_ARG, "%d is not an MPI error code", errorcode));
+        return skiff_fail_world(skiff_err(MPI_ERR_ARG, "%d is not an MPI error code", errorcode));
     *errorclass = skiff_err_class(errorcode);
     return MPI_SUCCESS;
 }

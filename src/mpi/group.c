@@ -1,12 +1,6 @@
 /* Groups: size, rank, comparison, rank translation, and building new groups from old ones. */
 #include "mpi/mpi_impl.h"
 
-/* An array of n entries; n <= 0 needs none. */
-static int check_array(int n, const void *array, const char *name)
-{
-    return n > 0 ? skiff_check_ptr(array, name) : MPI_SUCCESS;
-}
-
 int PMPI_Group_size(MPI_Group group, int *size)
 {
     struct skiff_group *g = NULL;
@@ -14,7 +8,7 @@ int PMPI_Group_size(MPI_Group group, int *size)
     SKIFF_ENTER(MPI_Group_size);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_group(group, &g)) || (rc = skiff_check_ptr(size, "size")))
-        return skiff_fail(MPI_COMM_WORLD, rc);
+        return skiff_fail_world(rc);
     *size = g->size;
     return MPI_SUCCESS;
 }
@@ -27,7 +21,7 @@ int PMPI_Group_rank(MPI_Group group, int *rank)
     SKIFF_ENTER(MPI_Group_rank);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_group(group, &g)) || (rc = skiff_check_ptr(rank, "rank")))
-        return skiff_fail(MPI_COMM_WORLD, rc);
+        return skiff_fail_world(rc);
     *rank = g->rank;
     return MPI_SUCCESS;
 }
@@ -40,7 +34,7 @@ int PMPI_Group_free(MPI_Group *group)
     SKIFF_ENTER(MPI_Group_free);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_ptr(group, "group")) || (rc = skiff_check_group(*group, &g)))
-        return skiff_fail(MPI_COMM_WORLD, rc);
+        return skiff_fail_world(rc);
     skiff_group_free(g); /* MPI_GROUP_EMPTY is never destroyed */
     *group = MPI_GROUP_NULL;
     return MPI_SUCCESS;
@@ -55,7 +49,7 @@ int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_group(group1, &a)) || (rc = skiff_check_group(group2, &b)) ||
         (rc = skiff_check_ptr(result, "result")))
-        return skiff_fail(MPI_COMM_WORLD, rc);
+        return skiff_fail_world(rc);
     *result = skiff_group_compare(a, b);
     return MPI_SUCCESS;
 }
@@ -68,9 +62,9 @@ int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_
     SKIFF_ENTER(MPI_Group_translate_ranks);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_group(group1, &a)) || (rc = skiff_check_group(group2, &b)) ||
-        (rc = check_array(n, ranks1, "ranks1")) || (rc = check_array(n, ranks2, "ranks2")) ||
+        (rc = skiff_check_array(n, ranks1, "ranks1")) || (rc = skiff_check_array(n, ranks2, "ranks2")) ||
         (rc = skiff_group_translate(a, n, ranks1, b, ranks2)))
-        return skiff_fail(MPI_COMM_WORLD, rc);
+        return skiff_fail_world(rc);
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Group_translate_ranks)
@@ -79,7 +73,7 @@ SKIFF_ALIAS(MPI_Group_translate_ranks)
 static int give(int rc, struct skiff_group *g, MPI_Group *newgroup)
 {
     if (rc)
-        return skiff_fail(MPI_COMM_WORLD, rc);
+        return skiff_fail_world(rc);
     *newgroup = skiff_group_handle(g);
     return MPI_SUCCESS;
 }
@@ -90,7 +84,7 @@ static int check_build(MPI_Group group, int n, const void *array, const char *na
                        struct skiff_group **g)
 {
     int rc;
-    if ((rc = skiff_check_group(group, g)) || (rc = check_array(n, array, name)))
+    if ((rc = skiff_check_group(group, g)) || (rc = skiff_check_array(n, array, name)))
         return rc;
     return skiff_check_ptr(newgroup, "newgroup");
 }

@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/op.h"
 #include "core/progress.h"
 #include "core/pt2pt.h"
 #include "mpi/mpi_impl.h"
@@ -21,7 +22,7 @@ _Noreturn void skiff_not_initialized(void)
 static int start(int required, int *provided, enum skiff_prof_call id, double t_enter)
 {
     if (skiff.initialized)
-        return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_OTHER, "MPI is already initialized"));
+        return skiff_fail_world(skiff_err(MPI_ERR_OTHER, "MPI is already initialized"));
     if (skiff.finalized) {
         fprintf(stderr, "skiff: %s called after MPI_Finalize\n", skiff_call);
         _exit(1);
@@ -60,17 +61,11 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 }
 SKIFF_ALIAS(MPI_Init_thread)
 
-/* An output argument the call must write. Before MPI_Init the handler is MPI_ERRORS_ARE_FATAL. */
-static int need(const void *p, const char *name)
-{
-    int rc = skiff_check_ptr(p, name);
-    return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
-}
-
 int PMPI_Initialized(int *flag)
 {
     skiff_call = "MPI_Initialized"; /* unprofiled: may come before MPI_Init, so no SKIFF_ENTER */
-    int rc = need(flag, "flag");
+    /* Before MPI_Init the handler is MPI_ERRORS_ARE_FATAL. */
+    int rc = skiff_fail_world(skiff_check_ptr(flag, "flag"));
     if (rc)
         return rc;
     *flag = skiff.initialized;
@@ -81,7 +76,7 @@ SKIFF_ALIAS(MPI_Initialized)
 int PMPI_Finalized(int *flag)
 {
     skiff_call = "MPI_Finalized";
-    int rc = need(flag, "flag");
+    int rc = skiff_fail_world(skiff_check_ptr(flag, "flag"));
     if (rc)
         return rc;
     *flag = skiff.finalized;
@@ -93,7 +88,7 @@ int PMPI_Query_thread(int *provided)
 {
     SKIFF_ENTER(MPI_Query_thread);
     SKIFF_REQUIRE_INIT();
-    int rc = need(provided, "provided");
+    int rc = skiff_fail_world(skiff_check_ptr(provided, "provided"));
     if (rc)
         return rc;
     *provided = skiff.thread_level;
@@ -105,7 +100,7 @@ int PMPI_Is_thread_main(int *flag)
 {
     SKIFF_ENTER(MPI_Is_thread_main);
     SKIFF_REQUIRE_INIT();
-    int rc = need(flag, "flag");
+    int rc = skiff_fail_world(skiff_check_ptr(flag, "flag"));
     if (rc)
         return rc;
     *flag = 1;
@@ -127,6 +122,7 @@ int PMPI_Finalize(void)
     while (skiff_pt2pt_outstanding() || skiff_pt2pt_busy())
         skiff_wait_step(&w);
     skiff_core_finalize();
+    skiff_op_finalize();
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Finalize)
@@ -154,8 +150,8 @@ int PMPI_Get_version(int *version, int *subversion)
 {
     SKIFF_ENTER(MPI_Get_version);
     int rc;
-    if ((rc = need(version, "version")) || (rc = need(subversion, "subversion")))
-        return rc;
+    if ((rc = skiff_check_ptr(version, "version")) || (rc = skiff_check_ptr(subversion, "subversion")))
+        return skiff_fail_world(rc);
     *version = MPI_VERSION;
     *subversion = MPI_SUBVERSION;
     return MPI_SUCCESS;
@@ -166,8 +162,8 @@ int PMPI_Get_library_version(char *version, int *resultlen)
 {
     SKIFF_ENTER(MPI_Get_library_version);
     int rc;
-    if ((rc = need(version, "version")) || (rc = need(resultlen, "resultlen")))
-        return rc;
+    if ((rc = skiff_check_ptr(version, "version")) || (rc = skiff_check_ptr(resultlen, "resultlen")))
+        return skiff_fail_world(rc);
     int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
                      "skiff %s (MPI %d.%d standard ABI subset; shared memory and tcp; built %s)", SKIFF_VERSION,
                      MPI_VERSION, MPI_SUBVERSION, SKIFF_BUILD_INFO);
@@ -180,8 +176,8 @@ int PMPI_Get_processor_name(char *name, int *resultlen)
 {
     SKIFF_ENTER(MPI_Get_processor_name);
     int rc;
-    if ((rc = need(name, "name")) || (rc = need(resultlen, "resultlen")))
-        return rc;
+    if ((rc = skiff_check_ptr(name, "name")) || (rc = skiff_check_ptr(resultlen, "resultlen")))
+        return skiff_fail_world(rc);
     if (gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0)
         snprintf(name, MPI_MAX_PROCESSOR_NAME, "localhost");
     name[MPI_MAX_PROCESSOR_NAME - 1] = '\0';

@@ -15,19 +15,11 @@ struct mem_head {
 
 static struct mem_head *live;
 
-/* skiff has no info objects of its own: only the predefined ones are valid. */
-static int check_info(MPI_Info info)
-{
-    if (SKIFF_LIKELY(info == MPI_INFO_NULL || info == MPI_INFO_ENV))
-        return MPI_SUCCESS;
-    return skiff_err(MPI_ERR_INFO, "invalid info %p (only MPI_INFO_NULL and MPI_INFO_ENV exist)", (void *)info);
-}
-
 static int check_alloc(MPI_Aint size, MPI_Info info, const void *baseptr)
 {
     if (size < 0)
         return skiff_err(MPI_ERR_ARG, "invalid size %ld (must be >= 0)", (long)size);
-    int rc = check_info(info);
+    int rc = skiff_check_info(info);
     return rc ? rc : skiff_check_ptr(baseptr, "baseptr");
 }
 
@@ -37,11 +29,11 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
     SKIFF_REQUIRE_INIT();
     int rc = check_alloc(size, info, baseptr);
     if (rc)
-        return skiff_fail(MPI_COMM_WORLD, rc);
+        return skiff_fail_world(rc);
     void *p = NULL;
     if ((size_t)size > SIZE_MAX - sizeof(struct mem_head) ||
         posix_memalign(&p, MEM_ALIGN, sizeof(struct mem_head) + (size_t)size) != 0)
-        return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_NO_MEM, "cannot allocate %ld bytes", (long)size));
+        return skiff_fail_world(skiff_err(MPI_ERR_NO_MEM, "cannot allocate %ld bytes", (long)size));
     struct mem_head *h = p;
     h->next = live;
     h->prev = &live;
@@ -68,8 +60,8 @@ int PMPI_Free_mem(void *base)
         return MPI_SUCCESS;
     struct mem_head *h = find_block(base);
     if (!h)
-        return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_BASE, "base %p was not allocated by MPI_Alloc_mem, or "
-                                                                  "was freed already", base));
+        return skiff_fail_world(skiff_err(MPI_ERR_BASE, "base %p was not allocated by MPI_Alloc_mem, or was freed "
+                                                        "already", base));
     *h->prev = h->next;
     if (h->next)
         h->next->prev = h->prev;

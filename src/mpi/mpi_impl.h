@@ -138,23 +138,30 @@ static inline int skiff_check_recv_tag(int tag)
     return tag == MPI_ANY_TAG ? MPI_SUCCESS : skiff_check_send_tag(tag);
 }
 
-/* MPI_IN_PLACE is (void *)1: taken for a buffer, the call would touch address 1. */
-static inline int skiff_check_not_in_place(const void *buf)
+/* MPI_IN_PLACE is (void *)1: taken for a buffer, the call would touch address 1. name: the argument. */
+static inline int skiff_check_not_in_place(const void *buf, const char *name)
 {
-    return SKIFF_LIKELY(buf != MPI_IN_PLACE) ? MPI_SUCCESS
-                                             : skiff_err(MPI_ERR_BUFFER, "MPI_IN_PLACE is not a valid buffer here");
+    return SKIFF_LIKELY(buf != MPI_IN_PLACE)
+               ? MPI_SUCCESS
+               : skiff_err(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE, which is not a valid buffer here", name);
 }
 
-/* The common checks of a send or receive; c and t are set on success. Forced inline: on the
- * ping-pong path a call here costs more than the checks. */
-static inline __attribute__((always_inline)) int skiff_check_p2p(const void *buf, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
-                                  int is_recv, struct skiff_comm **c, const struct skiff_type **t)
+/* The common checks of a send or receive; c and t are set on success; bufname is "buf", or "sendbuf"
+ * and "recvbuf" for MPI_Sendrecv. Forced inline: on the ping-pong path a call here costs more than the
+ * checks. MPI_BOTTOM is 0 and MPI_IN_PLACE 1 (mpi.h), so one compare clears an ordinary buffer of both
+ * the NULL and the in-place check. */
+static inline __attribute__((always_inline)) int skiff_check_p2p(const void *buf, const char *bufname, int count,
+                                                                 MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
+                                                                 int is_recv, struct skiff_comm **c,
+                                                                 const struct skiff_type **t)
 {
     int rc;
-    if ((rc = skiff_check_comm(comm, c)) || (rc = skiff_check_count(count)) ||
-        (rc = skiff_check_dtype(dt, 1, t)) || (rc = skiff_check_typed_buf(buf, count, *t)) ||
-        (rc = skiff_check_not_in_place(buf)) ||
-        (rc = is_recv ? skiff_check_source(*c, peer) : skiff_check_dest(*c, peer)) ||
+    if ((rc = skiff_check_comm(comm, c)) || (rc = skiff_check_count(count)) || (rc = skiff_check_dtype(dt, 1, t)))
+        return rc;
+    if (SKIFF_UNLIKELY((uintptr_t)buf <= (uintptr_t)MPI_IN_PLACE) &&
+        ((rc = skiff_check_not_in_place(buf, bufname)) || (rc = skiff_check_typed_buf(buf, count, *t))))
+        return rc;
+    if ((rc = is_recv ? skiff_check_source(*c, peer) : skiff_check_dest(*c, peer)) ||
         (rc = is_recv ? skiff_check_recv_tag(tag) : skiff_check_send_tag(tag)))
         return rc;
     return MPI_SUCCESS;
@@ -164,6 +171,55 @@ static inline __attribute__((always_inline)) int skiff_check_p2p(const void *buf
 static inline int skiff_fail(MPI_Comm comm, int rc)
 {
     return skiff_err_handle(skiff_comm_get(comm), rc);
+}
+
+/* For calls without a communicator: their errors go to MPI_COMM_WORLD's handler. MPI_SUCCESS passes. */
+static inline int skiff_fail_world(int rc)
+{
+    return skiff_fail(MPI_COMM_WORLD, rc);
+}
+
+/* A buffer of count elements of t, named in the message as the call names it. NULL is MPI_BOTTOM: valid
+ * when the datatype's displacements are absolute addresses (its data does not start at 0). */
+static inline int skiff_check_named_buf(const void *buf, size_t count, const struct skiff_type *t, const char *name)
+{
+    if (SKIFF_LIKELY(buf || !count || !t->size || t->true_lb))
+        return MPI_SUCCESS;
+    return skiff_err(MPI_ERR_BUFFER, "%s is NULL but is to hold %zu elements", name, count);
+}
+
+/* An array of n entries the call reads or writes; with n <= 0 it is never touched, so NULL is fine. */
+static inline int skiff_check_array(int n, const void *p, const char *name)
+{
+    if (SKIFF_LIKELY(n <= 0 || p != NULL))
+        return MPI_SUCCESS;
+    return skiff_err(MPI_ERR_ARG, "%s is NULL but is to hold %d entries", name, n);
+}
+
+/* An array of n counts or lengths, each >= 0 (MPI_ERR_COUNT names the entry: "invalid recvcounts[2] = -3");
+ * *total, if asked for, is their sum. */
+static inline int skiff_check_counts(int n, const int *counts, const char *name, size_t *total)
+{
+    int rc = skiff_check_array(n, counts, name);
+    size_t sum = 0;
+    for (int i = 0; !rc && i < n; i++) {
+        if (SKIFF_UNLIKELY(counts[i] < 0))
+            rc = skiff_err(MPI_ERR_COUNT, "invalid %s[%d] = %d (must be >= 0)", name, i, counts[i]);
+        else
+            sum += (size_t)counts[i];
+    }
+    if (total)
+        *total = sum;
+    return rc;
+}
+
+/* skiff has no info objects of its own (and reads no hints): only the predefined ones are valid. */
+static inline int skiff_check_info(MPI_Info info)
+{
+    if (SKIFF_LIKELY(info == MPI_INFO_NULL || info == MPI_INFO_ENV))
+        return MPI_SUCCESS;
+    return skiff_err(MPI_ERR_INFO, "invalid info %p (skiff supports only MPI_INFO_NULL and MPI_INFO_ENV)",
+                     (void *)info);
 }
 
 #endif

@@ -36,8 +36,9 @@ static int check_packed(const struct pack_args *a, const struct skiff_type *t, s
     const char *name = a->unpack ? "inbuf" : "outbuf", *tname = a->unpack ? "outbuf" : "inbuf";
     if (a->size < 0)
         return skiff_err(MPI_ERR_ARG, "invalid %s size %d (must be >= 0)", name, a->size);
-    if (!a->position)
-        return skiff_err(MPI_ERR_ARG, "position is NULL");
+    int rc = skiff_check_ptr(a->position, "position");
+    if (rc)
+        return rc;
     int pos = *a->position;
     if (pos < 0 || pos > a->size)
         return skiff_err(MPI_ERR_ARG, "position %d is outside the %d-byte %s", pos, a->size, name);
@@ -58,10 +59,9 @@ static int check_pack(const struct pack_args *a, const struct skiff_type **t, si
     struct skiff_comm *c;
     int rc;
     if ((rc = skiff_check_comm(a->comm, &c)) || (rc = skiff_check_count(a->count)) ||
-        (rc = skiff_check_dtype(a->dt, 1, t)))
+        (rc = skiff_check_dtype(a->dt, 1, t)) ||
+        (rc = skiff_check_named_buf(a->typed, (size_t)a->count, *t, a->unpack ? "outbuf" : "inbuf")))
         return rc;
-    if (skiff_check_typed_buf(a->typed, a->count, *t)) /* its message cannot say which buffer */
-        return skiff_err(MPI_ERR_BUFFER, "%s is NULL but count is %d", a->unpack ? "outbuf" : "inbuf", a->count);
     *bytes = skiff_type_packed_size(*t, (size_t)a->count);
     return check_packed(a, *t, *bytes);
 }
@@ -119,7 +119,7 @@ int PMPI_Get_address(const void *location, MPI_Aint *address)
     SKIFF_ENTER(MPI_Get_address);
     int rc = skiff_check_ptr(address, "address");
     if (rc)
-        return skiff_fail(MPI_COMM_WORLD, rc);
+        return skiff_fail_world(rc);
     *address = (MPI_Aint)(uintptr_t)location;
     return MPI_SUCCESS;
 }
@@ -131,7 +131,7 @@ int PMPI_Address(void *location, MPI_Aint *address)
     SKIFF_ENTER(MPI_Address);
     int rc = skiff_check_ptr(address, "address");
     if (rc)
-        return skiff_fail(MPI_COMM_WORLD, rc);
+        return skiff_fail_world(rc);
     *address = (MPI_Aint)(uintptr_t)location;
     return MPI_SUCCESS;
 }

@@ -26,7 +26,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
     const struct skiff_type *t = NULL;
     SKIFF_ENTER(MPI_Recv);
     SKIFF_REQUIRE_INIT();
-    int rc = skiff_check_p2p(buf, count, datatype, source, tag, comm, 1, &c, &t);
+    int rc = skiff_check_p2p(buf, "buf", count, datatype, source, tag, comm, 1, &c, &t);
     if (SKIFF_UNLIKELY(rc))
         return skiff_fail(comm, rc);
     if (SKIFF_UNLIKELY(source == MPI_PROC_NULL)) {
@@ -65,7 +65,7 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     SKIFF_ENTER(MPI_Irecv);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
-    int rc = skiff_check_p2p(buf, count, datatype, source, tag, comm, 1, &c, &t);
+    int rc = skiff_check_p2p(buf, "buf", count, datatype, source, tag, comm, 1, &c, &t);
     if (SKIFF_UNLIKELY(rc || (rc = skiff_check_ptr(request, "request"))))
         return skiff_fail(comm, rc);
     if (SKIFF_UNLIKELY(source == MPI_PROC_NULL))
@@ -177,9 +177,9 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     const struct skiff_type *st = NULL, *rt = NULL;
     SKIFF_ENTER(MPI_Sendrecv);
     SKIFF_REQUIRE_INIT();
-    int rc = skiff_check_p2p(sendbuf, sendcount, sendtype, dest, sendtag, comm, 0, &c, &st);
+    int rc = skiff_check_p2p(sendbuf, "sendbuf", sendcount, sendtype, dest, sendtag, comm, 0, &c, &st);
     if (!rc)
-        rc = skiff_check_p2p(recvbuf, recvcount, recvtype, source, recvtag, comm, 1, &c, &rt);
+        rc = skiff_check_p2p(recvbuf, "recvbuf", recvcount, recvtype, source, recvtag, comm, 1, &c, &rt);
     if (!rc)
         rc = check_disjoint(sendbuf, sendcount, st, dest, recvbuf, recvcount, rt, source);
     if (rc)
@@ -200,9 +200,9 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     const struct skiff_type *t = NULL;
     SKIFF_ENTER(MPI_Sendrecv_replace);
     SKIFF_REQUIRE_INIT();
-    int rc = skiff_check_p2p(buf, count, datatype, dest, sendtag, comm, 0, &c, &t);
+    int rc = skiff_check_p2p(buf, "buf", count, datatype, dest, sendtag, comm, 0, &c, &t);
     if (!rc)
-        rc = skiff_check_p2p(buf, count, datatype, source, recvtag, comm, 1, &c, &t);
+        rc = skiff_check_p2p(buf, "buf", count, datatype, source, recvtag, comm, 1, &c, &t);
     if (rc)
         return skiff_fail(comm, rc);
     /* The outgoing data must survive the incoming overwrite: send it packed, from a copy. */

@@ -10,7 +10,7 @@ static int send_blocking(const void *buf, int count, MPI_Datatype dt, int dest, 
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
-    int rc = skiff_check_p2p(buf, count, dt, dest, tag, comm, 0, &c, &t);
+    int rc = skiff_check_p2p(buf, "buf", count, dt, dest, tag, comm, 0, &c, &t);
     if (SKIFF_UNLIKELY(rc))
         return skiff_fail(comm, rc);
     if (SKIFF_UNLIKELY(dest == MPI_PROC_NULL))
@@ -44,7 +44,7 @@ static int send_nonblocking(const void *buf, int count, MPI_Datatype dt, int des
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
-    int rc = skiff_check_p2p(buf, count, dt, dest, tag, comm, 0, &c, &t);
+    int rc = skiff_check_p2p(buf, "buf", count, dt, dest, tag, comm, 0, &c, &t);
     if (SKIFF_UNLIKELY(rc || (rc = skiff_check_ptr(request, "request"))))
         return skiff_fail(comm, rc);
     if (SKIFF_UNLIKELY(dest == MPI_PROC_NULL))
@@ -118,7 +118,7 @@ static int bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
-    int rc = skiff_check_p2p(buf, count, dt, dest, tag, comm, 0, &c, &t);
+    int rc = skiff_check_p2p(buf, "buf", count, dt, dest, tag, comm, 0, &c, &t);
     if (!rc && dest != MPI_PROC_NULL)
         rc = skiff_bsend(buf, (size_t)count, t, dest, tag, c);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;

@@ -8,6 +8,7 @@
 
 #include "mpi/mpi_impl.h"
 #include "core/core.h"
+#include "core/objpool.h"
 #include "util/config.h"
 
 #define CVAR_VALUE_MAX 512
@@ -15,15 +16,17 @@
 
 static int t_inits; /* MPI_T_init_thread minus MPI_T_finalize calls */
 
-/* Freed handles are kept for reuse, never given back to malloc, so a stale one is still readable and
- * refused by its cleared magic. MPI_T calls return their code and call no error handler. */
+/* Handles live in a pool (core/objpool.h), so a stale one is still readable and refused by its cleared
+ * magic. MPI_T outlives MPI_Init/MPI_Finalize and may start again after its last MPI_T_finalize, so the
+ * pool is never destroyed: a handle from an earlier session must stay readable. The last MPI_T_finalize
+ * releases the handles still allocated, so the pool holds no more than the most ever live at once.
+ * MPI_T calls return their code and call no error handler. */
 struct MPI_T_cvar_handle_t {
     unsigned magic;
     int index;
-    struct MPI_T_cvar_handle_t *next_free;
 };
 
-static struct MPI_T_cvar_handle_t *free_handles;
+static struct skiff_objpool handles = SKIFF_OBJPOOL_INIT(struct MPI_T_cvar_handle_t);
 
 static int live_handle(MPI_T_cvar_handle h)
 {
@@ -62,6 +65,24 @@ static void row_at(int i, const char **name, const char **help)
     *help = i < ns ? skiff_config_table[i].help : facts[i - ns].help;
 }
 
+/* The first checks of the calls that take an index. */
+static int check_index(int cvar_index)
+{
+    if (t_inits <= 0)
+        return MPI_T_ERR_NOT_INITIALIZED;
+    return cvar_index < 0 || cvar_index >= ncvars() ? MPI_T_ERR_INVALID_INDEX : MPI_SUCCESS;
+}
+
+/* The checks of the calls that take a handle and a value buffer. */
+static int check_handle(MPI_T_cvar_handle h, const void *buf)
+{
+    if (t_inits <= 0)
+        return MPI_T_ERR_NOT_INITIALIZED;
+    if (!live_handle(h))
+        return MPI_T_ERR_INVALID_HANDLE;
+    return buf ? MPI_SUCCESS : MPI_T_ERR_INVALID;
+}
+
 static void copy_out(char *dst, int *len, const char *src)
 {
     /* MPI_T's rule: *len in is the buffer size, out is the length written including the NUL. */
@@ -85,11 +106,17 @@ int PMPI_T_init_thread(int required, int *provided)
 }
 SKIFF_ALIAS(MPI_T_init_thread)
 
+static void release_handle(void *h)
+{
+    skiff_objpool_put(&handles, h);
+}
+
 int PMPI_T_finalize(void)
 {
     if (t_inits <= 0)
         return MPI_T_ERR_NOT_INITIALIZED;
-    t_inits--;
+    if (--t_inits == 0)
+        skiff_objpool_foreach(&handles, release_handle);
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_T_finalize)
@@ -108,10 +135,9 @@ SKIFF_ALIAS(MPI_T_cvar_get_num)
 int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype,
                          MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope)
 {
-    if (t_inits <= 0)
-        return MPI_T_ERR_NOT_INITIALIZED;
-    if (cvar_index < 0 || cvar_index >= ncvars())
-        return MPI_T_ERR_INVALID_INDEX;
+    int rc = check_index(cvar_index);
+    if (rc)
+        return rc;
     const char *n, *h;
     char text[640];
     row_at(cvar_index, &n, &h);
@@ -157,18 +183,15 @@ SKIFF_ALIAS(MPI_T_cvar_get_index)
 int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count)
 {
     (void)obj_handle;
-    if (t_inits <= 0)
-        return MPI_T_ERR_NOT_INITIALIZED;
-    if (cvar_index < 0 || cvar_index >= ncvars())
-        return MPI_T_ERR_INVALID_INDEX;
+    int rc = check_index(cvar_index);
+    if (rc)
+        return rc;
     if (!handle || !count)
         return MPI_T_ERR_INVALID;
-    struct MPI_T_cvar_handle_t *h = free_handles;
-    if (h)
-        free_handles = h->next_free;
-    else if (!(h = malloc(sizeof *h)))
+    struct MPI_T_cvar_handle_t *h = skiff_objpool_get(&handles);
+    if (!h)
         return MPI_T_ERR_MEMORY;
-    *h = (struct MPI_T_cvar_handle_t){CVAR_HANDLE_MAGIC, cvar_index, NULL};
+    *h = (struct MPI_T_cvar_handle_t){CVAR_HANDLE_MAGIC, cvar_index};
     *handle = h;
     *count = CVAR_VALUE_MAX;
     return MPI_SUCCESS;
@@ -183,9 +206,7 @@ int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
         return MPI_T_ERR_INVALID;
     if (!live_handle(*handle))
         return MPI_T_ERR_INVALID_HANDLE;
-    struct MPI_T_cvar_handle_t *h = *handle;
-    *h = (struct MPI_T_cvar_handle_t){.next_free = free_handles};
-    free_handles = h;
+    skiff_objpool_put(&handles, *handle); /* clears the magic */
     *handle = MPI_T_CVAR_HANDLE_NULL;
     return MPI_SUCCESS;
 }
@@ -194,12 +215,9 @@ SKIFF_ALIAS(MPI_T_cvar_handle_free)
 /* The value in force: the environment's, else the default. */
 int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
 {
-    if (t_inits <= 0)
-        return MPI_T_ERR_NOT_INITIALIZED;
-    if (!live_handle(handle))
-        return MPI_T_ERR_INVALID_HANDLE;
-    if (!buf)
-        return MPI_T_ERR_INVALID;
+    int rc = check_handle(handle, buf);
+    if (rc)
+        return rc;
     int ns = nsettings();
     if (handle->index >= ns) {
         facts[handle->index - ns].read(buf, CVAR_VALUE_MAX);
@@ -214,12 +232,7 @@ SKIFF_ALIAS(MPI_T_cvar_read)
 
 int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
 {
-    if (t_inits <= 0)
-        return MPI_T_ERR_NOT_INITIALIZED;
-    if (!live_handle(handle))
-        return MPI_T_ERR_INVALID_HANDLE;
-    if (!buf)
-        return MPI_T_ERR_INVALID;
-    return MPI_T_ERR_CVAR_SET_NEVER; /* settings come from the environment, before MPI_Init */
+    int rc = check_handle(handle, buf);
+    return rc ? rc : MPI_T_ERR_CVAR_SET_NEVER; /* settings come from the environment, before MPI_Init */
 }
 SKIFF_ALIAS(MPI_T_cvar_write)

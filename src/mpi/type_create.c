@@ -2,32 +2,9 @@
  * builder (core/datatype.h) its pieces in type-map order; the builder flattens them. */
 #include "mpi/mpi_impl.h"
 
-static int fail(int rc)
-{
-    return skiff_fail(MPI_COMM_WORLD, rc);
-}
-
 static int check_blocklen(int len)
 {
     return len >= 0 ? MPI_SUCCESS : skiff_err(MPI_ERR_COUNT, "invalid blocklength %d (must be >= 0)", len);
-}
-
-static int check_blocklens(const int lens[], int count)
-{
-    for (int i = 0; i < count; i++)
-        if (lens[i] < 0)
-            return skiff_err(MPI_ERR_COUNT, "invalid blocklength %d at index %d (must be >= 0)", lens[i], i);
-    return MPI_SUCCESS;
-}
-
-static int check_array(const void *a, int count, const char *what)
-{
-    return a || count == 0 ? MPI_SUCCESS : skiff_err(MPI_ERR_ARG, "%s is NULL but count is %d", what, count);
-}
-
-static int check_out(const MPI_Datatype *newtype)
-{
-    return newtype ? MPI_SUCCESS : skiff_err(MPI_ERR_ARG, "newtype is NULL");
 }
 
 /* The checks every constructor from one old type makes; starts b with old, so even an empty result
@@ -36,7 +13,8 @@ static int begin(int count, MPI_Datatype oldtype, const MPI_Datatype *newtype, s
                  const struct skiff_type **old)
 {
     int rc;
-    if ((rc = skiff_check_count(count)) || (rc = skiff_check_dtype(oldtype, 0, old)) || (rc = check_out(newtype)))
+    if ((rc = skiff_check_count(count)) || (rc = skiff_check_dtype(oldtype, 0, old)) ||
+        (rc = skiff_check_ptr(newtype, "newtype")))
         return rc;
     skiff_tb_init(b);
     skiff_tb_add(b, 0, 0, 0, *old);
@@ -48,7 +26,7 @@ static int finish(struct skiff_type_builder *b, int pad, MPI_Datatype *newtype)
     struct skiff_type *t = NULL;
     int rc = skiff_tb_finish(b, pad, &t);
     if (rc)
-        return fail(rc);
+        return skiff_fail_world(rc);
     *newtype = skiff_type_handle(t);
     return MPI_SUCCESS;
 }
@@ -65,7 +43,7 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
     SKIFF_ENTER(MPI_Type_contiguous);
     int rc = begin(count, oldtype, newtype, &b, &old);
     if (rc)
-        return fail(rc);
+        return skiff_fail_world(rc);
     skiff_tb_add(&b, 0, (size_t)count, extent_of(old), old);
     return finish(&b, 0, newtype);
 }
@@ -78,7 +56,7 @@ static int hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype old
     const struct skiff_type *old = NULL;
     int rc = check_blocklen(blocklength);
     if (rc || (rc = begin(count, oldtype, newtype, &b, &old)))
-        return fail(rc);
+        return skiff_fail_world(rc);
     for (int i = 0; i < count; i++)
         skiff_tb_add(&b, (ptrdiff_t)i * stride, (size_t)blocklength, extent_of(old), old);
     return finish(&b, 0, newtype);
@@ -123,12 +101,10 @@ struct indexed {
 static int check_indexed(const struct indexed *x)
 {
     const void *displs = x->bytes ? (const void *)x->hdispls : (const void *)x->idispls;
-    int rc = check_array(displs, x->count, "array_of_displacements");
+    int rc = skiff_check_array(x->count, displs, "array_of_displacements");
     if (rc || x->block)
         return rc ? rc : check_blocklen(x->blocklen);
-    if ((rc = check_array(x->blocklens, x->count, "array_of_blocklengths")))
-        return rc;
-    return check_blocklens(x->blocklens, x->count);
+    return skiff_check_counts(x->count, x->blocklens, "array_of_blocklengths", NULL);
 }
 
 static int indexed(const struct indexed *x, MPI_Datatype oldtype, MPI_Datatype *newtype)
@@ -137,7 +113,7 @@ static int indexed(const struct indexed *x, MPI_Datatype oldtype, MPI_Datatype *
     const struct skiff_type *old = NULL;
     int rc = skiff_check_count(x->count);
     if (rc || (rc = check_indexed(x)) || (rc = begin(x->count, oldtype, newtype, &b, &old)))
-        return fail(rc);
+        return skiff_fail_world(rc);
     for (int i = 0; i < x->count; i++) {
         ptrdiff_t disp = x->bytes ? x->hdispls[i] : (ptrdiff_t)x->idispls[i] * extent_of(old);
         skiff_tb_add(&b, disp, (size_t)(x->block ? x->blocklen : x->blocklens[i]), extent_of(old), old);
@@ -194,10 +170,10 @@ static int check_struct(int count, const int blocklens[], const MPI_Aint displs[
                         const MPI_Datatype *newtype)
 {
     int rc;
-    if ((rc = skiff_check_count(count)) || (rc = check_array(blocklens, count, "array_of_blocklengths")) ||
-        (rc = check_array(displs, count, "array_of_displacements")) ||
-        (rc = check_array(types, count, "array_of_types")) || (rc = check_out(newtype)) ||
-        (rc = check_blocklens(blocklens, count)))
+    if ((rc = skiff_check_count(count)) || (rc = skiff_check_array(count, blocklens, "array_of_blocklengths")) ||
+        (rc = skiff_check_array(count, displs, "array_of_displacements")) ||
+        (rc = skiff_check_array(count, types, "array_of_types")) || (rc = skiff_check_ptr(newtype, "newtype")) ||
+        (rc = skiff_check_counts(count, blocklens, "array_of_blocklengths", NULL)))
         return rc;
     for (int i = 0; i < count; i++)
         if (!skiff_type_get(types[i]))
@@ -212,7 +188,7 @@ static int create_struct(int count, const int blocklens[], const MPI_Aint displs
 {
     int rc = check_struct(count, blocklens, displs, types, newtype);
     if (rc)
-        return fail(rc);
+        return skiff_fail_world(rc);
     struct skiff_type_builder b;
     skiff_tb_init(&b);
     for (int i = 0; i < count; i++) {
@@ -244,9 +220,9 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
     struct skiff_type *t = NULL;
     SKIFF_ENTER(MPI_Type_create_resized);
     int rc;
-    if ((rc = skiff_check_dtype(oldtype, 0, &old)) || (rc = check_out(newtype)) ||
+    if ((rc = skiff_check_dtype(oldtype, 0, &old)) || (rc = skiff_check_ptr(newtype, "newtype")) ||
         (rc = skiff_type_resized(old, lb, extent, &t)))
-        return fail(rc);
+        return skiff_fail_world(rc);
     *newtype = skiff_type_handle(t);
     return MPI_SUCCESS;
 }

@@ -1,4 +1,6 @@
 /* Completion: the Wait and Test families, freeing and cancelling requests. */
+#include <stdlib.h>
+
 #include "core/progress.h"
 #include "core/pt2pt.h"
 #include "mpi/mpi_impl.h"
@@ -6,10 +8,13 @@
 #define NOT_LIVE "is not a live request (already completed and freed, or never created)"
 
 /* The request a handle names; NULL for MPI_REQUEST_NULL and for stale or made-up handles, which the
- * lookup refuses without following them (core/request.h). */
+ * lookup refuses without following them (core/request.h). Also NULL for a copy of a handle given to
+ * MPI_Request_free: the progress engine releases that request when it completes, so a call holding
+ * it across a wait would retire it twice. */
 static inline struct skiff_request *live(MPI_Request h)
 {
-    return h == MPI_REQUEST_NULL ? NULL : skiff_req_of(h);
+    struct skiff_request *r = h == MPI_REQUEST_NULL ? NULL : skiff_req_of(h);
+    return r && SKIFF_LIKELY(!r->freed) ? r : NULL;
 }
 
 static unsigned long long handle_bits(MPI_Request h)
@@ -33,13 +38,20 @@ static int check_req_at(const MPI_Request *request, struct skiff_request **out)
     return rc ? rc : check_req(*request, out);
 }
 
-static void unlist(int n, MPI_Request reqs[])
+/* The requests of an array call, each handle looked up once: the wait loops and the retire paths
+ * use these. Arrays up to SET_STACK (a streaming window) need no allocation. */
+#define SET_STACK 256
+
+struct req_set {
+    int n;
+    struct skiff_request **r; /* r[i]: what array_of_requests[i] names; NULL for MPI_REQUEST_NULL */
+    struct skiff_request *stack[SET_STACK];
+};
+
+static void set_drop(struct req_set *s)
 {
-    for (int i = 0; i < n; i++) {
-        struct skiff_request *r = live(reqs[i]);
-        if (r)
-            r->listed = 0;
-    }
+    if (s->r != s->stack)
+        free(s->r);
 }
 
 static int first_of(MPI_Request reqs[], int i)
@@ -50,33 +62,77 @@ static int first_of(MPI_Request reqs[], int i)
     return j;
 }
 
-/* Every entry live or MPI_REQUEST_NULL, and none twice: the call would complete and release it twice.
- * Marking the requests finds repeats in one pass. */
-static int check_reqs(int count, MPI_Request reqs[])
+/* Up to this many requests, comparing pairs is cheaper than marking requests and clearing the marks. */
+#define PAIRWISE_MAX 16
+
+/* Index of the first entry that repeats an earlier one, or -1: the call would complete and release
+ * that request twice. */
+static int repeat_at(int n, struct skiff_request *const r[])
+{
+    if (n <= PAIRWISE_MAX) {
+        for (int i = 1; i < n; i++)
+            for (int j = 0; r[i] && j < i; j++)
+                if (r[i] == r[j])
+                    return i;
+        return -1;
+    }
+    int at = -1;
+    for (int i = 0; i < n && at < 0; i++) {
+        if (r[i] && r[i]->listed)
+            at = i;
+        else if (r[i])
+            r[i]->listed = 1;
+    }
+    for (int i = 0; i < n; i++)
+        if (r[i])
+            r[i]->listed = 0;
+    return at;
+}
+
+/* Every entry live or MPI_REQUEST_NULL, and none twice. */
+static int set_fill(struct req_set *s, MPI_Request reqs[])
+{
+    for (int i = 0; i < s->n; i++) {
+        s->r[i] = live(reqs[i]);
+        if (SKIFF_UNLIKELY(!s->r[i] && reqs[i] != MPI_REQUEST_NULL))
+            return skiff_err(MPI_ERR_REQUEST, "array_of_requests[%d] = %#llx " NOT_LIVE, i, handle_bits(reqs[i]));
+    }
+    int i = repeat_at(s->n, s->r);
+    if (SKIFF_UNLIKELY(i >= 0))
+        return skiff_err(MPI_ERR_REQUEST, "array_of_requests[%d] repeats array_of_requests[%d]: a request may be "
+                         "listed only once", i, first_of(reqs, i));
+    return MPI_SUCCESS;
+}
+
+/* Checks the array and resolves it into s; on success the caller ends with set_drop. */
+static int set_resolve(int count, MPI_Request reqs[], struct req_set *s)
 {
     if (SKIFF_UNLIKELY(count < 0))
         return skiff_err(MPI_ERR_COUNT, "invalid count %d of requests (must be >= 0)", count);
     if (SKIFF_UNLIKELY(count > 0 && !reqs))
         return skiff_err(MPI_ERR_ARG, "array_of_requests is NULL but count is %d", count);
-    int rc = MPI_SUCCESS, i;
-    for (i = 0; i < count && !rc; i++) {
-        struct skiff_request *r = live(reqs[i]);
-        if (SKIFF_UNLIKELY(!r && reqs[i] != MPI_REQUEST_NULL))
-            rc = skiff_err(MPI_ERR_REQUEST, "array_of_requests[%d] = %#llx " NOT_LIVE, i, handle_bits(reqs[i]));
-        else if (SKIFF_UNLIKELY(r && r->listed))
-            rc = skiff_err(MPI_ERR_REQUEST, "array_of_requests[%d] repeats array_of_requests[%d]: a request may be "
-                           "listed only once", i, first_of(reqs, i));
-        else if (r)
-            r->listed = 1;
-    }
-    unlist(i, reqs);
+    s->n = count;
+    s->r = count <= SET_STACK ? s->stack : malloc((size_t)count * sizeof *s->r);
+    if (SKIFF_UNLIKELY(!s->r))
+        return skiff_err(MPI_ERR_NO_MEM, "cannot allocate a table of %d requests", count);
+    int rc = set_fill(s, reqs);
+    if (rc)
+        set_drop(s);
+    return rc;
+}
+
+/* set_resolve, then an output argument of the call. */
+static int set_resolve_out(int count, MPI_Request reqs[], struct req_set *s, const void *out, const char *name)
+{
+    int rc = set_resolve(count, reqs, s);
+    if (!rc && (rc = skiff_check_ptr(out, name)))
+        set_drop(s);
     return rc;
 }
 
 /* Takes a completed request out of the user's hands: status, error, release. */
-static int retire(MPI_Request *h, MPI_Status *status)
+static int retire(struct skiff_request *r, MPI_Request *h, MPI_Status *status)
 {
-    struct skiff_request *r = skiff_req_of(*h);
     skiff_status_from_req(status, r);
     int rc = r->st_error;
     skiff_req_release(r);
@@ -84,10 +140,12 @@ static int retire(MPI_Request *h, MPI_Status *status)
     return rc;
 }
 
-static inline int is_done(MPI_Request h)
+/* retire, then the error handler of the request's communicator. */
+static int retire_one(struct skiff_request *r, MPI_Request *h, MPI_Status *status)
 {
-    struct skiff_request *r = live(h);
-    return r && r->state == SKIFF_RS_DONE;
+    struct skiff_comm *c = r->comm;
+    int rc = retire(r, h, status);
+    return rc ? skiff_err_handle(c, rc) : MPI_SUCCESS;
 }
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
@@ -102,10 +160,9 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
         skiff_status_empty(status, MPI_ANY_SOURCE);
         return MPI_SUCCESS;
     }
-    skiff_wait_req(r);
-    struct skiff_comm *c = r->comm;
-    rc = retire(request, status);
-    return rc ? skiff_err_handle(c, rc) : MPI_SUCCESS;
+    if (r->state != SKIFF_RS_DONE)
+        skiff_wait_req(r);
+    return retire_one(r, request, status);
 }
 SKIFF_ALIAS(MPI_Wait)
 
@@ -127,160 +184,157 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     if (r->state != SKIFF_RS_DONE)
         skiff_progress();
     *flag = r->state == SKIFF_RS_DONE;
-    if (!*flag)
-        return MPI_SUCCESS;
-    struct skiff_comm *c = r->comm;
-    rc = retire(request, status);
-    return rc ? skiff_err_handle(c, rc) : MPI_SUCCESS;
+    return *flag ? retire_one(r, request, status) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Test)
 
 /* Retires every request of the array; MPI_ERR_IN_STATUS if any carried an error. */
-static int retire_all(int count, MPI_Request reqs[], MPI_Status statuses[])
+static int retire_all(const struct req_set *s, MPI_Request reqs[], MPI_Status statuses[])
 {
     int err = 0;
-    for (int i = 0; i < count; i++) {
+    for (int i = 0; i < s->n; i++) {
         MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[i];
-        if (reqs[i] == MPI_REQUEST_NULL)
+        if (!s->r[i])
             skiff_status_empty(st, MPI_ANY_SOURCE);
-        else if (retire(&reqs[i], st))
+        else if (retire(s->r[i], &reqs[i], st))
             err = 1;
     }
-    return err ? skiff_err(MPI_ERR_IN_STATUS, "at least one of %d requests failed; see the statuses", count)
+    return err ? skiff_err(MPI_ERR_IN_STATUS, "at least one of %d requests failed; see the statuses", s->n)
                : MPI_SUCCESS;
 }
 
-static int all_done(int count, MPI_Request reqs[])
+static int all_done(const struct req_set *s)
 {
-    for (int i = 0; i < count; i++)
-        if (reqs[i] != MPI_REQUEST_NULL && !is_done(reqs[i]))
+    for (int i = 0; i < s->n; i++)
+        if (s->r[i] && s->r[i]->state != SKIFF_RS_DONE)
             return 0;
     return 1;
 }
 
 int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
 {
+    struct req_set s;
     SKIFF_ENTER(MPI_Waitall);
     SKIFF_REQUIRE_INIT();
-    int rc = check_reqs(count, array_of_requests);
+    int rc = set_resolve(count, array_of_requests, &s);
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
     struct skiff_waiter w = SKIFF_WAITER_INIT;
-    while (!all_done(count, array_of_requests))
+    while (!all_done(&s))
         skiff_wait_step(&w);
-    rc = retire_all(count, array_of_requests, array_of_statuses);
+    rc = retire_all(&s, array_of_requests, array_of_statuses);
+    set_drop(&s);
     return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Waitall)
 
 int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
 {
+    struct req_set s;
     SKIFF_ENTER(MPI_Testall);
     SKIFF_REQUIRE_INIT();
-    int rc = check_reqs(count, array_of_requests);
-    if (!rc)
-        rc = skiff_check_ptr(flag, "flag");
+    int rc = set_resolve_out(count, array_of_requests, &s, flag, "flag");
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
-    if (!all_done(count, array_of_requests))
+    if (!all_done(&s))
         skiff_progress();
-    *flag = all_done(count, array_of_requests);
-    if (!*flag)
-        return MPI_SUCCESS;
-    rc = retire_all(count, array_of_requests, array_of_statuses);
+    *flag = all_done(&s);
+    if (*flag)
+        rc = retire_all(&s, array_of_requests, array_of_statuses);
+    set_drop(&s);
     return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Testall)
 
 /* Index of the first completed request, MPI_UNDEFINED if all are null, -1 if none is done yet. */
-static int first_done(int count, MPI_Request reqs[])
+static int first_done(const struct req_set *s)
 {
     int active = 0;
-    for (int i = 0; i < count; i++) {
-        if (reqs[i] == MPI_REQUEST_NULL)
+    for (int i = 0; i < s->n; i++) {
+        if (!s->r[i])
             continue;
         active = 1;
-        if (is_done(reqs[i]))
+        if (s->r[i]->state == SKIFF_RS_DONE)
             return i;
     }
     return active ? -1 : MPI_UNDEFINED;
 }
 
-static int finish_any(int i, MPI_Request reqs[], int *index, MPI_Status *status)
+static int finish_any(const struct req_set *s, int i, MPI_Request reqs[], int *index, MPI_Status *status)
 {
     *index = i;
     if (i == MPI_UNDEFINED) {
         skiff_status_empty(status, MPI_ANY_SOURCE);
         return MPI_SUCCESS;
     }
-    struct skiff_comm *c = skiff_req_of(reqs[i])->comm;
-    int rc = retire(&reqs[i], status);
-    return rc ? skiff_err_handle(c, rc) : MPI_SUCCESS;
+    return retire_one(s->r[i], &reqs[i], status);
 }
 
 int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status)
 {
+    struct req_set s;
     SKIFF_ENTER(MPI_Waitany);
     SKIFF_REQUIRE_INIT();
-    int rc = check_reqs(count, array_of_requests);
-    if (!rc)
-        rc = skiff_check_ptr(index, "index");
+    int rc = set_resolve_out(count, array_of_requests, &s, index, "index");
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
     struct skiff_waiter w = SKIFF_WAITER_INIT;
     int i;
-    while ((i = first_done(count, array_of_requests)) == -1)
+    while ((i = first_done(&s)) == -1)
         skiff_wait_step(&w);
-    return finish_any(i, array_of_requests, index, status);
+    rc = finish_any(&s, i, array_of_requests, index, status);
+    set_drop(&s);
+    return rc;
 }
 SKIFF_ALIAS(MPI_Waitany)
 
 int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)
 {
+    struct req_set s;
     SKIFF_ENTER(MPI_Testany);
     SKIFF_REQUIRE_INIT();
-    int rc = check_reqs(count, array_of_requests);
-    if (!rc && !(rc = skiff_check_ptr(index, "index")))
-        rc = skiff_check_ptr(flag, "flag");
+    int rc = set_resolve_out(count, array_of_requests, &s, index, "index");
+    if (!rc && (rc = skiff_check_ptr(flag, "flag")))
+        set_drop(&s);
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
-    int i = first_done(count, array_of_requests);
+    int i = first_done(&s);
     if (i == -1) {
         skiff_progress();
-        i = first_done(count, array_of_requests);
+        i = first_done(&s);
     }
     *flag = i != -1;
-    if (i == -1) {
+    if (i == -1)
         *index = MPI_UNDEFINED;
-        return MPI_SUCCESS;
-    }
-    return finish_any(i, array_of_requests, index, status);
+    else
+        rc = finish_any(&s, i, array_of_requests, index, status);
+    set_drop(&s);
+    return rc;
 }
 SKIFF_ALIAS(MPI_Testany)
 
-/* The arguments of Waitsome and Testsome. */
-static int check_some(int incount, MPI_Request reqs[], int *outcount, int indices[])
+/* The arguments of Waitsome and Testsome; on success the caller ends with set_drop. */
+static int check_some(int incount, MPI_Request reqs[], int *outcount, int indices[], struct req_set *s)
 {
-    int rc = check_reqs(incount, reqs);
-    if (!rc)
-        rc = skiff_check_ptr(outcount, "outcount");
-    if (!rc && incount > 0)
-        rc = skiff_check_ptr(indices, "array_of_indices");
+    int rc = set_resolve_out(incount, reqs, s, outcount, "outcount");
+    if (!rc && incount > 0 && (rc = skiff_check_ptr(indices, "array_of_indices")))
+        set_drop(s);
     return rc;
 }
 
 /* Retires every completed request; outcount MPI_UNDEFINED when all are null. */
-static int collect_some(int count, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
+static int collect_some(const struct req_set *s, MPI_Request reqs[], int *outcount, int indices[],
+                        MPI_Status statuses[])
 {
     int n = 0, active = 0, err = 0;
-    for (int i = 0; i < count; i++) {
-        if (reqs[i] == MPI_REQUEST_NULL)
+    for (int i = 0; i < s->n; i++) {
+        if (!s->r[i])
             continue;
         active = 1;
-        if (!is_done(reqs[i]))
+        if (s->r[i]->state != SKIFF_RS_DONE)
             continue;
         indices[n] = i;
-        if (retire(&reqs[i], statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[n]))
+        if (retire(s->r[i], &reqs[i], statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[n]))
             err = 1;
         n++;
     }
@@ -292,15 +346,17 @@ static int collect_some(int count, MPI_Request reqs[], int *outcount, int indice
 int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
                   MPI_Status array_of_statuses[])
 {
+    struct req_set s;
     SKIFF_ENTER(MPI_Waitsome);
     SKIFF_REQUIRE_INIT();
-    int rc = check_some(incount, array_of_requests, outcount, array_of_indices);
+    int rc = check_some(incount, array_of_requests, outcount, array_of_indices, &s);
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
     struct skiff_waiter w = SKIFF_WAITER_INIT;
-    while (first_done(incount, array_of_requests) == -1)
+    while (first_done(&s) == -1)
         skiff_wait_step(&w);
-    rc = collect_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+    rc = collect_some(&s, array_of_requests, outcount, array_of_indices, array_of_statuses);
+    set_drop(&s);
     return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Waitsome)
@@ -308,13 +364,15 @@ SKIFF_ALIAS(MPI_Waitsome)
 int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
                   MPI_Status array_of_statuses[])
 {
+    struct req_set s;
     SKIFF_ENTER(MPI_Testsome);
     SKIFF_REQUIRE_INIT();
-    int rc = check_some(incount, array_of_requests, outcount, array_of_indices);
+    int rc = check_some(incount, array_of_requests, outcount, array_of_indices, &s);
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
     skiff_progress();
-    rc = collect_some(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+    rc = collect_some(&s, array_of_requests, outcount, array_of_indices, array_of_statuses);
+    set_drop(&s);
     return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Testsome)

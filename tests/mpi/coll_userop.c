@@ -12,8 +12,8 @@
  * Each op goes through Reduce (every root for small counts, the last rank for large ones),
  * Allreduce, Scan, Exscan, Reduce_scatter_block, Reduce_scatter (unequal counts, some 0) and
  * Reduce_local, with and without MPI_IN_PLACE, at counts 0, 1, 7, 1000 and 262147 (> 1 MiB).
- * Finally: Op_free sets the handle to MPI_OP_NULL, a freed op's slot can be reused, and 100
- * create/free cycles work.
+ * Finally: Op_free sets the handle to MPI_OP_NULL, a freed op's slot can be reused, 100
+ * create/free cycles work, and an op freed while an MPI_Iallreduce uses it is still applied.
  *
  * usage: coll_userop
  */
@@ -260,6 +260,25 @@ static void all_collectives(struct uop *u)
     }
 }
 
+/* MPI_Op_free while a nonblocking reduction still uses the op: the standard lets the user free it at
+ * once, and the reduction must still apply it (skiff once skipped it silently). */
+static void freed_while_pending(void)
+{
+    MPI_Op op = MPI_OP_NULL;
+    MPI_Request req;
+    const size_t n = 1000;
+    CHECK_MPI(MPI_Op_create(op_affine, 0, &op));
+    struct uop u = {op, 0, "affine (freed while pending)", 321};
+    uint32_t *sb = buf(n), *rb = buf(n);
+    fill(&u, g_rank, sb, 0, n);
+    CHECK_MPI(MPI_Iallreduce(sb, rb, (int)n, MPI_UNSIGNED, op, MPI_COMM_WORLD, &req));
+    CHECK_MPI(MPI_Op_free(&op));
+    CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    check_red(&u, "Iallreduce", rb, 0, n, 0, g_np);
+    free(sb);
+    free(rb);
+}
+
 static void lifecycle(void)
 {
     MPI_Op a = MPI_OP_NULL, b = MPI_OP_NULL;
@@ -302,5 +321,6 @@ int main(int argc, char **argv)
         CHECK(ops[i].op == MPI_OP_NULL);
     }
     lifecycle();
+    freed_while_pending();
     return tu_finish(NAME);
 }

@@ -22,13 +22,38 @@ static int *displs_of(int *displs)
     return displs;
 }
 
-/* A committed derived type of 2 ints: contiguous, yet no predefined op applies to it. */
-static MPI_Datatype two_ints(void)
+/* A committed derived type of an int and a double: no predefined op applies to mixed basic types. */
+static MPI_Datatype int_and_double(void)
 {
-    MPI_Datatype t = MPI_DATATYPE_NULL;
-    MPI_Type_contiguous(2, MPI_INT, &t);
+    int lens[2] = {1, 1};
+    MPI_Aint displs[2] = {0, 8};
+    MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE}, t = MPI_DATATYPE_NULL;
+    MPI_Type_create_struct(2, lens, displs, types, &t);
     MPI_Type_commit(&t);
     return t;
+}
+
+/* A committed derived type of one basic type (MPI_DOUBLE): predefined ops defined for it apply. */
+static MPI_Datatype two_doubles(void)
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    MPI_Type_contiguous(2, MPI_DOUBLE, &t);
+    MPI_Type_commit(&t);
+    return t;
+}
+
+/* A committed non-contiguous type (2 ints, stride 3), which skiff does not reduce. */
+static MPI_Datatype strided_ints(void)
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    MPI_Type_vector(2, 1, 3, MPI_INT, &t);
+    MPI_Type_commit(&t);
+    return t;
+}
+
+static void noop(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)in, (void)inout, (void)len, (void)dt;
 }
 
 /* ---------------------------------------------------------------------------------- Barrier, Ibarrier */
@@ -239,8 +264,35 @@ static int allreduce_maxloc_int(struct bad_ctx *x)
 
 static int allreduce_sum_derived(struct bad_ctx *x)
 {
-    MPI_Datatype t = two_ints();
+    MPI_Datatype t = int_and_double();
+    int rc = MPI_Allreduce(x->dbuf, x->dbuf + 8, 1, t, MPI_SUM, x->comm);
+    MPI_Type_free(&t);
+    return rc;
+}
+
+static int allreduce_land_derived_double(struct bad_ctx *x)
+{
+    MPI_Datatype t = two_doubles();
+    int rc = MPI_Allreduce(x->dbuf, x->dbuf + 8, 1, t, MPI_LAND, x->comm);
+    MPI_Type_free(&t);
+    return rc;
+}
+
+static int allreduce_sum_noncontiguous(struct bad_ctx *x)
+{
+    MPI_Datatype t = strided_ints();
     int rc = MPI_Allreduce(x->ibuf, x->ibuf2, 1, t, MPI_SUM, x->comm);
+    MPI_Type_free(&t);
+    return rc;
+}
+
+static int allreduce_user_op_noncontiguous(struct bad_ctx *x)
+{
+    MPI_Datatype t = strided_ints();
+    MPI_Op op = MPI_OP_NULL;
+    MPI_Op_create(noop, 1, &op);
+    int rc = MPI_Allreduce(x->ibuf, x->ibuf2, 1, t, op, x->comm);
+    MPI_Op_free(&op);
     MPI_Type_free(&t);
     return rc;
 }
@@ -979,6 +1031,8 @@ static int scan_comm_freed(struct bad_ctx *x)
 
 #define ALIASED "the same address"
 #define IN_PLACE(buf) buf " is MPI_IN_PLACE"
+#define ROOT_IN_PLACE(buf, other) buf " cannot be MPI_IN_PLACE; at the root pass MPI_IN_PLACE as " other
+#define SKIFF_LIMIT "a limitation of skiff"
 #define IS_NULL(buf) buf " is NULL"
 
 const struct bad_case bad_coll[] = {
@@ -1009,7 +1063,8 @@ const struct bad_case bad_coll[] = {
     {"reduce_land_double", "MPI_Reduce", MPI_ERR_OP, "MPI_LAND is not defined for MPI_DOUBLE", reduce_land_double},
     {"reduce_null_sendbuf", "MPI_Reduce", MPI_ERR_BUFFER, IS_NULL("sendbuf"), reduce_null_sendbuf},
     {"reduce_root_null_recvbuf", "MPI_Reduce", MPI_ERR_BUFFER, IS_NULL("recvbuf"), reduce_root_null_recvbuf},
-    {"reduce_root_recvbuf_in_place", "MPI_Reduce", MPI_ERR_BUFFER, IN_PLACE("recvbuf"), reduce_root_recvbuf_in_place},
+    {"reduce_root_recvbuf_in_place", "MPI_Reduce", MPI_ERR_BUFFER, ROOT_IN_PLACE("recvbuf", "sendbuf"),
+     reduce_root_recvbuf_in_place},
     {"reduce_root_aliased", "MPI_Reduce", MPI_ERR_BUFFER, ALIASED, reduce_root_aliased},
     {"reduce_comm_null", "MPI_Reduce", MPI_ERR_COMM, "MPI_COMM_NULL", reduce_comm_null},
     {"ireduce_root_high", "MPI_Ireduce", MPI_ERR_ROOT, "invalid root 77", ireduce_root_high},
@@ -1024,7 +1079,14 @@ const struct bad_case bad_coll[] = {
     {"allreduce_op_no_op", "MPI_Allreduce", MPI_ERR_OP, "MPI_NO_OP", allreduce_op_no_op},
     {"allreduce_maxloc_int", "MPI_Allreduce", MPI_ERR_OP, "MPI_MAXLOC is not defined for MPI_INT",
      allreduce_maxloc_int},
-    {"allreduce_sum_derived", "MPI_Allreduce", MPI_ERR_OP, "derived", allreduce_sum_derived},
+    {"allreduce_sum_derived", "MPI_Allreduce", MPI_ERR_OP, "MPI_SUM is not defined for a derived datatype of mixed",
+     allreduce_sum_derived},
+    {"allreduce_land_derived_double", "MPI_Allreduce", MPI_ERR_OP,
+     "MPI_LAND is not defined for MPI_DOUBLE, the basic type of this derived datatype", allreduce_land_derived_double},
+    {"allreduce_sum_noncontiguous", "MPI_Allreduce", MPI_ERR_UNSUPPORTED_OPERATION, SKIFF_LIMIT,
+     allreduce_sum_noncontiguous},
+    {"allreduce_user_op_noncontiguous", "MPI_Allreduce", MPI_ERR_UNSUPPORTED_OPERATION, SKIFF_LIMIT,
+     allreduce_user_op_noncontiguous},
     {"allreduce_null_sendbuf", "MPI_Allreduce", MPI_ERR_BUFFER, IS_NULL("sendbuf"), allreduce_null_sendbuf},
     {"allreduce_null_recvbuf", "MPI_Allreduce", MPI_ERR_BUFFER, IS_NULL("recvbuf"), allreduce_null_recvbuf},
     {"allreduce_recvbuf_in_place", "MPI_Allreduce", MPI_ERR_BUFFER, IN_PLACE("recvbuf"), allreduce_recvbuf_in_place},
@@ -1056,10 +1118,11 @@ const struct bad_case bad_coll[] = {
     {"gather_root_recvtype_uncommitted", "MPI_Gather", MPI_ERR_TYPE, "not committed",
      gather_root_recvtype_uncommitted},
     {"gather_root_null_recvbuf", "MPI_Gather", MPI_ERR_BUFFER, IS_NULL("recvbuf"), gather_root_null_recvbuf},
-    {"gather_root_recvbuf_in_place", "MPI_Gather", MPI_ERR_BUFFER, IN_PLACE("recvbuf"), gather_root_recvbuf_in_place},
+    {"gather_root_recvbuf_in_place", "MPI_Gather", MPI_ERR_BUFFER, ROOT_IN_PLACE("recvbuf", "sendbuf"),
+     gather_root_recvbuf_in_place},
     {"gather_root_aliased", "MPI_Gather", MPI_ERR_BUFFER, ALIASED, gather_root_aliased},
-    {"gather_root_mismatch", "MPI_Gather", MPI_ERR_TRUNCATE, "8 bytes sent per rank, 4 bytes received",
-     gather_root_mismatch},
+    {"gather_root_mismatch", "MPI_Gather", MPI_ERR_TRUNCATE,
+     "sendcount and sendtype give 8 bytes, recvcount and recvtype 4 bytes", gather_root_mismatch},
     {"gatherv_root_high", "MPI_Gatherv", MPI_ERR_ROOT, "invalid root 77", gatherv_root_high},
     {"gatherv_sendcount_negative", "MPI_Gatherv", MPI_ERR_COUNT, "invalid count -3", gatherv_sendcount_negative},
     {"gatherv_root_recvcounts_null", "MPI_Gatherv", MPI_ERR_ARG, IS_NULL("recvcounts"), gatherv_root_recvcounts_null},
@@ -1068,11 +1131,11 @@ const struct bad_case bad_coll[] = {
      gatherv_root_recvcount_negative},
     {"gatherv_root_recvtype_null", "MPI_Gatherv", MPI_ERR_TYPE, "MPI_DATATYPE_NULL", gatherv_root_recvtype_null},
     {"gatherv_root_null_recvbuf", "MPI_Gatherv", MPI_ERR_BUFFER, IS_NULL("recvbuf"), gatherv_root_null_recvbuf},
-    {"gatherv_root_recvbuf_in_place", "MPI_Gatherv", MPI_ERR_BUFFER, IN_PLACE("recvbuf"),
+    {"gatherv_root_recvbuf_in_place", "MPI_Gatherv", MPI_ERR_BUFFER, ROOT_IN_PLACE("recvbuf", "sendbuf"),
      gatherv_root_recvbuf_in_place},
     {"gatherv_root_aliased", "MPI_Gatherv", MPI_ERR_BUFFER, ALIASED, gatherv_root_aliased},
-    {"gatherv_root_mismatch", "MPI_Gatherv", MPI_ERR_TRUNCATE, "12 bytes sent per rank, 4 bytes received",
-     gatherv_root_mismatch},
+    {"gatherv_root_mismatch", "MPI_Gatherv", MPI_ERR_TRUNCATE,
+     "sendcount and sendtype give 12 bytes, recvcounts[0] and recvtype 4 bytes", gatherv_root_mismatch},
 
     {"scatter_root_high", "MPI_Scatter", MPI_ERR_ROOT, "invalid root 77", scatter_root_high},
     {"scatter_recvcount_negative", "MPI_Scatter", MPI_ERR_COUNT, "invalid count -3", scatter_recvcount_negative},
@@ -1082,11 +1145,11 @@ const struct bad_case bad_coll[] = {
      scatter_root_sendcount_negative},
     {"scatter_root_sendtype_null", "MPI_Scatter", MPI_ERR_TYPE, "MPI_DATATYPE_NULL", scatter_root_sendtype_null},
     {"scatter_root_null_sendbuf", "MPI_Scatter", MPI_ERR_BUFFER, IS_NULL("sendbuf"), scatter_root_null_sendbuf},
-    {"scatter_root_sendbuf_in_place", "MPI_Scatter", MPI_ERR_BUFFER, IN_PLACE("sendbuf"),
+    {"scatter_root_sendbuf_in_place", "MPI_Scatter", MPI_ERR_BUFFER, ROOT_IN_PLACE("sendbuf", "recvbuf"),
      scatter_root_sendbuf_in_place},
     {"scatter_root_aliased", "MPI_Scatter", MPI_ERR_BUFFER, ALIASED, scatter_root_aliased},
-    {"scatter_root_mismatch", "MPI_Scatter", MPI_ERR_TRUNCATE, "4 bytes sent per rank, 8 bytes received",
-     scatter_root_mismatch},
+    {"scatter_root_mismatch", "MPI_Scatter", MPI_ERR_TRUNCATE,
+     "sendcount and sendtype give 4 bytes, recvcount and recvtype 8 bytes", scatter_root_mismatch},
     {"scatterv_root_high", "MPI_Scatterv", MPI_ERR_ROOT, "invalid root 77", scatterv_root_high},
     {"scatterv_recvcount_negative", "MPI_Scatterv", MPI_ERR_COUNT, "invalid count -3", scatterv_recvcount_negative},
     {"scatterv_root_sendcounts_null", "MPI_Scatterv", MPI_ERR_ARG, IS_NULL("sendcounts"),
@@ -1096,7 +1159,7 @@ const struct bad_case bad_coll[] = {
      scatterv_root_sendcount_negative},
     {"scatterv_root_sendtype_uncommitted", "MPI_Scatterv", MPI_ERR_TYPE, "not committed",
      scatterv_root_sendtype_uncommitted},
-    {"scatterv_root_sendbuf_in_place", "MPI_Scatterv", MPI_ERR_BUFFER, IN_PLACE("sendbuf"),
+    {"scatterv_root_sendbuf_in_place", "MPI_Scatterv", MPI_ERR_BUFFER, ROOT_IN_PLACE("sendbuf", "recvbuf"),
      scatterv_root_sendbuf_in_place},
     {"scatterv_root_aliased", "MPI_Scatterv", MPI_ERR_BUFFER, ALIASED, scatterv_root_aliased},
 
@@ -1105,8 +1168,8 @@ const struct bad_case bad_coll[] = {
     {"allgather_null_recvbuf", "MPI_Allgather", MPI_ERR_BUFFER, IS_NULL("recvbuf"), allgather_null_recvbuf},
     {"allgather_recvbuf_in_place", "MPI_Allgather", MPI_ERR_BUFFER, IN_PLACE("recvbuf"), allgather_recvbuf_in_place},
     {"allgather_aliased", "MPI_Allgather", MPI_ERR_BUFFER, ALIASED, allgather_aliased},
-    {"allgather_mismatch", "MPI_Allgather", MPI_ERR_TRUNCATE, "8 bytes sent per rank, 4 bytes received",
-     allgather_mismatch},
+    {"allgather_mismatch", "MPI_Allgather", MPI_ERR_TRUNCATE,
+     "sendcount and sendtype give 8 bytes, recvcount and recvtype 4 bytes", allgather_mismatch},
     {"allgather_comm_null", "MPI_Allgather", MPI_ERR_COMM, "MPI_COMM_NULL", allgather_comm_null},
     {"allgatherv_recvcounts_null", "MPI_Allgatherv", MPI_ERR_ARG, IS_NULL("recvcounts"), allgatherv_recvcounts_null},
     {"allgatherv_displs_null", "MPI_Allgatherv", MPI_ERR_ARG, IS_NULL("displs"), allgatherv_displs_null},
@@ -1123,8 +1186,8 @@ const struct bad_case bad_coll[] = {
     {"alltoall_null_sendbuf", "MPI_Alltoall", MPI_ERR_BUFFER, IS_NULL("sendbuf"), alltoall_null_sendbuf},
     {"alltoall_recvbuf_in_place", "MPI_Alltoall", MPI_ERR_BUFFER, IN_PLACE("recvbuf"), alltoall_recvbuf_in_place},
     {"alltoall_aliased", "MPI_Alltoall", MPI_ERR_BUFFER, ALIASED, alltoall_aliased},
-    {"alltoall_mismatch", "MPI_Alltoall", MPI_ERR_TRUNCATE, "8 bytes sent per rank, 4 bytes received",
-     alltoall_mismatch},
+    {"alltoall_mismatch", "MPI_Alltoall", MPI_ERR_TRUNCATE,
+     "sendcount and sendtype give 8 bytes, recvcount and recvtype 4 bytes", alltoall_mismatch},
     {"alltoallv_sendcounts_null", "MPI_Alltoallv", MPI_ERR_ARG, IS_NULL("sendcounts"), alltoallv_sendcounts_null},
     {"alltoallv_rdispls_null", "MPI_Alltoallv", MPI_ERR_ARG, IS_NULL("rdispls"), alltoallv_rdispls_null},
     {"alltoallv_sendcount_negative", "MPI_Alltoallv", MPI_ERR_COUNT, "invalid sendcounts[0] = -3",
@@ -1186,10 +1249,10 @@ const struct bad_case bad_coll[] = {
     {"gatherv_comm_freed", "MPI_Gatherv", MPI_ERR_COMM, "already freed", gatherv_comm_freed},
     {"scatter_comm_freed", "MPI_Scatter", MPI_ERR_COMM, "already freed", scatter_comm_freed},
     {"scatterv_comm_null", "MPI_Scatterv", MPI_ERR_COMM, "MPI_COMM_NULL", scatterv_comm_null},
-    {"scatterv_root_mismatch", "MPI_Scatterv", MPI_ERR_TRUNCATE, "12 bytes sent per rank, 4 bytes received",
-     scatterv_root_mismatch},
-    {"allgatherv_mismatch", "MPI_Allgatherv", MPI_ERR_TRUNCATE, "8 bytes sent per rank, 4 bytes received",
-     allgatherv_mismatch},
+    {"scatterv_root_mismatch", "MPI_Scatterv", MPI_ERR_TRUNCATE,
+     "sendcounts[0] and sendtype give 12 bytes, recvcount and recvtype 4 bytes", scatterv_root_mismatch},
+    {"allgatherv_mismatch", "MPI_Allgatherv", MPI_ERR_TRUNCATE,
+     "sendcount and sendtype give 8 bytes, recvcounts[", allgatherv_mismatch},
     {"allgatherv_comm_null", "MPI_Allgatherv", MPI_ERR_COMM, "MPI_COMM_NULL", allgatherv_comm_null},
     {"alltoall_comm_freed", "MPI_Alltoall", MPI_ERR_COMM, "already freed", alltoall_comm_freed},
     {"alltoallv_comm_null", "MPI_Alltoallv", MPI_ERR_COMM, "MPI_COMM_NULL", alltoallv_comm_null},

@@ -28,6 +28,13 @@ static int op_free_predefined(struct bad_ctx *x)
     return MPI_Op_free(&op);
 }
 
+static int op_free_replace(struct bad_ctx *x)
+{
+    MPI_Op op = MPI_REPLACE;
+    (void)x;
+    return MPI_Op_free(&op);
+}
+
 static int op_free_op_null(struct bad_ctx *x)
 {
     MPI_Op op = MPI_OP_NULL;
@@ -271,6 +278,22 @@ static int t_with_stale_handle(int (*use)(MPI_T_cvar_handle *h))
     return rc;
 }
 
+/* A handle still allocated at the last MPI_T_finalize, used once MPI_T is initialized again. */
+static int t_cvar_read_after_finalize(struct bad_ctx *x)
+{
+    MPI_T_cvar_handle h = MPI_T_CVAR_HANDLE_NULL;
+    int count;
+    char buf[1024];
+    (void)x;
+    t_init();
+    MPI_T_cvar_handle_alloc(0, NULL, &h, &count);
+    MPI_T_finalize();
+    t_init();
+    int rc = MPI_T_cvar_read(h, buf);
+    MPI_T_finalize();
+    return rc;
+}
+
 static int free_handle(MPI_T_cvar_handle *h)
 {
     return MPI_T_cvar_handle_free(h);
@@ -344,6 +367,7 @@ const struct bad_case bad_misc[] = {
     {"op_create_fn_null", "MPI_Op_create", MPI_ERR_ARG, "user_fn is NULL", op_create_fn_null},
     {"op_create_out_null", "MPI_Op_create", MPI_ERR_ARG, "op is NULL", op_create_out_null},
     {"op_free_predefined", "MPI_Op_free", MPI_ERR_OP, "MPI_SUM is predefined", op_free_predefined},
+    {"op_free_replace", "MPI_Op_free", MPI_ERR_OP, "MPI_REPLACE is predefined", op_free_replace},
     {"op_free_op_null", "MPI_Op_free", MPI_ERR_OP, "MPI_OP_NULL", op_free_op_null},
     {"op_free_twice", "MPI_Op_free", MPI_ERR_OP, "freed", op_free_twice},
     {"op_free_null_pointer", "MPI_Op_free", MPI_ERR_ARG, "op is NULL", op_free_null_pointer},
@@ -384,6 +408,7 @@ const struct bad_case bad_misc[] = {
     {"t_cvar_handle_free_null", "MPI_T_cvar_handle_free", MPI_T_ERR_INVALID, NULL, t_cvar_handle_free_null},
     {"t_cvar_read_freed", "MPI_T_cvar_read", MPI_T_ERR_INVALID_HANDLE, NULL, t_cvar_read_freed},
     {"t_cvar_read_buf_null", "MPI_T_cvar_read", MPI_T_ERR_INVALID, NULL, t_cvar_read_buf_null},
+    {"t_cvar_read_after_finalize", "MPI_T_cvar_read", MPI_T_ERR_INVALID_HANDLE, NULL, t_cvar_read_after_finalize},
     {"t_cvar_write_freed", "MPI_T_cvar_write", MPI_T_ERR_INVALID_HANDLE, NULL, t_cvar_write_freed},
     {"t_cvar_write_read_only", "MPI_T_cvar_write", MPI_T_ERR_CVAR_SET_NEVER, NULL, t_cvar_write_read_only},
     {0},

@@ -297,6 +297,9 @@ unsigned char *skiff_boot_map(size_t total)
         skiff_boot.hdr->nranks = 1;
         skiff_boot.hdr->jobid = skiff_boot.jobid;
     }
+    /* Under PMI the node leader made the segment before rank 0 had drawn the job's identity. */
+    if (skiff_boot.pmi && skiff_boot.local_rank == 0)
+        skiff_boot.hdr->jobid = skiff_boot.jobid;
     if (check_header(skiff_boot.hdr)) {
         munmap(p, total);
         skiff_boot.seg = NULL;

@@ -40,8 +40,18 @@ static void report_request(struct skiff_request *r, void *arg)
     (void)arg;
     if (r->state == SKIFF_RS_DONE || r->state == SKIFF_RS_IDLE)
         return;
-    skiff_error("  pending %s: peer %d, tag %d, %zu bytes, communicator %s", r->kind == SKIFF_REQ_SEND ? "send" : "receive",
-                r->peer, r->tag, r->bytes, r->comm ? r->comm->name : "?");
+    const char *comm = r->comm ? skiff_comm_label(r->comm) : "?";
+    if (r->kind == SKIFF_REQ_COLL) {
+        skiff_error("  pending nonblocking collective: communicator %s", comm);
+        return;
+    }
+    char peer[16] = "any", tag[16] = "any";
+    if (r->peer != MPI_ANY_SOURCE)
+        snprintf(peer, sizeof peer, "%d", r->peer);
+    if (r->tag != MPI_ANY_TAG)
+        snprintf(tag, sizeof tag, "%d", r->tag);
+    skiff_error("  pending %s: peer %s, tag %s, %zu bytes, communicator %s",
+                r->kind == SKIFF_REQ_SEND ? "send" : "receive", peer, tag, r->bytes, comm);
 }
 
 /* SKIFF_PROGRESS_TIMEOUT: a rank blocked that long says what it is waiting for instead of hanging mutely. */

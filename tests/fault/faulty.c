@@ -5,6 +5,9 @@
  *   hang      every rank blocks in MPI_Recv forever (for "mpiexec itself killed")
  *   compute   every rank sleeps 60 s outside MPI, then finalizes (a job that cannot notice its
  *             launcher dying until it calls MPI again: what skiff-clean is for)
+ *   deadlock  on a communicator named "ring", every rank starts an MPI_Issend of 100 bytes, tag 5, to
+ *             the next rank and then blocks in MPI_Recv of 300 bytes, tag 7, from the previous one:
+ *             nothing ever matches (for SKIFF_PROGRESS_TIMEOUT's report)
  * The other ranks block in receives that never complete: only the launcher can end them. */
 #define _DEFAULT_SOURCE /* readlink, opendir under -std=c11 */
 #include <dirent.h>
@@ -33,6 +36,17 @@ static void stream_then_block(int rank, int fail_rank, const char *mode)
         for (int i = 0; i < 100; i++) /* keeps sending while rank 1 dies: mid-transfer */
             MPI_Send(buf, BIG, MPI_BYTE, fail_rank, 1, MPI_COMM_WORLD);
     MPI_Recv(buf, 1, MPI_BYTE, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+static void deadlock(int rank, int size)
+{
+    static char out[100], in[300];
+    MPI_Comm ring;
+    MPI_Request req;
+    MPI_Comm_dup(MPI_COMM_WORLD, &ring);
+    MPI_Comm_set_name(ring, "ring");
+    MPI_Issend(out, (int)sizeof out, MPI_BYTE, (rank + 1) % size, 5, ring, &req);
+    MPI_Recv(in, (int)sizeof in, MPI_BYTE, (rank + size - 1) % size, 7, ring, MPI_STATUS_IGNORE);
 }
 
 /* The sockets this rank holds (tcp connections, the wake-up socket), as inode numbers: fault.sh checks
@@ -64,7 +78,9 @@ int main(int argc, char **argv)
     print_sockets(rank);
     printf("rank %d pid %d ready\n", rank, (int)getpid());
     fflush(stdout);
-    if (strcmp(mode, "compute") == 0) {
+    if (strcmp(mode, "deadlock") == 0) {
+        deadlock(rank, size);
+    } else if (strcmp(mode, "compute") == 0) {
         sleep(60);
     } else if (strcmp(mode, "hang") == 0) {
         char b;

@@ -19,7 +19,7 @@
 
 static const MPI_Datatype kinds[] = {MPI_BYTE, MPI_INT, MPI_DOUBLE};
 
-static void one(int rank, size_t bytes, int root, int kind)
+static void one_on(MPI_Comm comm, int rank, size_t bytes, int root, int kind)
 {
     MPI_Datatype dt = kinds[kind];
     int es = 0;
@@ -32,10 +32,15 @@ static void one(int rank, size_t bytes, int root, int kind)
     else
         memset(buf, 0x3c, n);
     tu_set_guard(buf, n);
-    CHECK_MPI(MPI_Bcast(buf, (int)count, dt, root, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Bcast(buf, (int)count, dt, root, comm));
     CHECK_PATTERN(buf, n, seed);
     CHECK_GUARD(buf, n);
     free(buf);
+}
+
+static void one(int rank, size_t bytes, int root, int kind)
+{
+    one_on(MPI_COMM_WORLD, rank, bytes, root, kind);
 }
 
 static void sizes(int rank, int np)
@@ -90,20 +95,8 @@ static void reordered(int rank, int np)
     int srank = -1;
     CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, 0, keys[rank % 8] + 8 * (rank / 8), &sub));
     CHECK_MPI(MPI_Comm_rank(sub, &srank));
-    for (int root = 0; root < np; root++) {
-        size_t n = root % 2 ? 100 : 65541;
-        uint32_t seed = tu_seed(n, (uint64_t)root, 44, 0);
-        uint8_t *buf = tu_malloc(n + TU_GUARD);
-        if (srank == root)
-            tu_fill(buf, n, seed);
-        else
-            memset(buf, 0xa5, n);
-        tu_set_guard(buf, n);
-        CHECK_MPI(MPI_Bcast(buf, (int)n, MPI_BYTE, root, sub));
-        CHECK_PATTERN(buf, n, seed);
-        CHECK_GUARD(buf, n);
-        free(buf);
-    }
+    for (int root = 0; root < np; root++)
+        one_on(sub, srank, root % 2 ? 100 : 65541, root, 0);
     CHECK_MPI(MPI_Comm_free(&sub));
 }
 

@@ -128,8 +128,11 @@ void skiff_wait_step(struct skiff_waiter *w)
             skiff_cpu_relax();
         return;
     }
-    if ((p & 1023) == 0 || p == skiff.spin_limit)
+    if ((p & 1023) == 0 || p == skiff.spin_limit) {
         maybe_report(w);
+        /* A rank whose sends wait for room never sleeps: if the receiver died, only this notices. */
+        check_job_alive();
+    }
     if (p < skiff.spin_limit + YIELDS || skiff_pt2pt_busy()) {
         sched_yield();
         return;

@@ -1,5 +1,7 @@
 /* A job that fails on purpose, one way per mode, while its other ranks are busy communicating:
  *   kill      rank 1 kills itself with SIGKILL in the middle of a stream of large messages
+ *   flood     rank 1 takes one small message and kills itself; rank 0 goes on sending small ones,
+ *             which fill the shared-memory queue to rank 1 and then wait for room that never comes
  *   abort     rank 1 calls MPI_Abort(MPI_COMM_WORLD, 7)
  *   noexit    rank 1 returns from main without MPI_Finalize
  *   hang      every rank blocks in MPI_Recv forever (for "mpiexec itself killed")
@@ -35,6 +37,19 @@ static void stream_then_block(int rank, int fail_rank, const char *mode)
     if (rank == 0)
         for (int i = 0; i < 100; i++) /* keeps sending while rank 1 dies: mid-transfer */
             MPI_Send(buf, BIG, MPI_BYTE, fail_rank, 1, MPI_COMM_WORLD);
+    MPI_Recv(buf, 1, MPI_BYTE, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+static void flood(int rank)
+{
+    static char buf[8192];
+    if (rank == 1) {
+        MPI_Recv(buf, (int)sizeof buf, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        raise(SIGKILL);
+    }
+    if (rank == 0)
+        for (int i = 0; i < 100000; i++)
+            MPI_Send(buf, (int)sizeof buf, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
     MPI_Recv(buf, 1, MPI_BYTE, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
@@ -78,7 +93,9 @@ int main(int argc, char **argv)
     print_sockets(rank);
     printf("rank %d pid %d ready\n", rank, (int)getpid());
     fflush(stdout);
-    if (strcmp(mode, "deadlock") == 0) {
+    if (strcmp(mode, "flood") == 0) {
+        flood(rank);
+    } else if (strcmp(mode, "deadlock") == 0) {
         deadlock(rank, size);
     } else if (strcmp(mode, "compute") == 0) {
         sleep(60);

@@ -89,4 +89,15 @@ until sinfo -h -o %T 2>/dev/null | grep -qE '^(idle|mixed|allocated)'; do
     fi
     sleep 0.2
 done
-"$@"
+# The command gets 90 s (CTest allows more): a job that hangs then explains itself instead of being
+# killed silently by CTest.
+timeout -k 5 90 "$@"
+rc=$?
+if [ $rc -eq 124 ]; then
+    echo "slurm.sh: the command did not end within 90 s; the cluster's state:"
+    squeue -a 2>&1 | head -20
+    sinfo 2>&1 | head -5
+    ps -eo pid,ppid,stat,etime,args | grep -E "srun|slurmstepd|faulty|mpitest|skiff" | grep -v grep | head -30
+    tail -n 30 "$dir"/slurmctld.log "$dir"/slurmd.log 2>/dev/null
+fi
+exit $rc

@@ -107,16 +107,14 @@ static int set_fill(struct req_set *s, MPI_Request reqs[])
 /* Checks the array and resolves it into s; on success the caller ends with set_drop. */
 static int set_resolve(int count, MPI_Request reqs[], struct req_set *s)
 {
-    if (SKIFF_UNLIKELY(count < 0))
-        return skiff_err(MPI_ERR_COUNT, "invalid count %d of requests (must be >= 0)", count);
-    if (SKIFF_UNLIKELY(count > 0 && !reqs))
-        return skiff_err(MPI_ERR_ARG, "array_of_requests is NULL but count is %d", count);
+    int rc = skiff_check_count(count);
+    if (SKIFF_UNLIKELY(rc || (rc = skiff_check_array(count, reqs, "array_of_requests"))))
+        return rc;
     s->n = count;
     s->r = count <= SET_STACK ? s->stack : malloc((size_t)count * sizeof *s->r);
     if (SKIFF_UNLIKELY(!s->r))
         return skiff_err(MPI_ERR_NO_MEM, "cannot allocate a table of %d requests", count);
-    int rc = set_fill(s, reqs);
-    if (rc)
+    if ((rc = set_fill(s, reqs)))
         set_drop(s);
     return rc;
 }

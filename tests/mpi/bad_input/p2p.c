@@ -572,7 +572,7 @@ static int array_null_out(enum array_call k, int which)
 
 #define ARRAY_ROWS(name, call)                                                                           \
     {#name "_count_negative", call, MPI_ERR_COUNT, "invalid count -5", name##_count_negative},           \
-        {#name "_null_array", call, MPI_ERR_ARG, "array_of_requests is NULL but count is 3",             \
+        {#name "_null_array", call, MPI_ERR_ARG, "array_of_requests is NULL but is to hold 3 entries",             \
          name##_null_array},                                                                             \
         {#name "_freed", call, MPI_ERR_REQUEST, "array_of_requests[1] = 0x", name##_freed},              \
         {#name "_repeat", call, MPI_ERR_REQUEST, "array_of_requests[1] repeats array_of_requests[0]",    \

@@ -429,7 +429,8 @@ static void on_deadlines(struct job *job)
 {
     double t = now();
     if (job->phase == PHASE_RUNNING && job->timeout_at && t >= job->timeout_at) {
-        say(2, "mpiexec: timeout after %g s; killing %d ranks\n", job->opt.timeout, job->nalive);
+        say(2, "mpiexec: timeout after %g s%s; killing %d ranks\n", job->opt.timeout,
+            job->opt.timeout_env ? " (MPIEXEC_TIMEOUT)" : "", job->nalive);
         report_stuck(job);
         set_status(job, EXIT_TIMEOUT);
         begin_teardown(job, SIGTERM);

@@ -37,6 +37,7 @@ struct options {
     bool bind;          /* --bind-to core (default) vs none */
     bool tag_output;
     double timeout;     /* seconds; 0 = none */
+    bool timeout_env;   /* timeout came from MPIEXEC_TIMEOUT, not --timeout */
     char **xvars;       /* -x arguments, VAR or VAR=VAL */
     int nxvars;
     char **argv;        /* program and its arguments (NULL-terminated) */

@@ -17,7 +17,8 @@ static void usage(FILE *f)
           "  -n, -np N           number of ranks (default 1; with host slots or -ppn: all of them)\n"
           "  --bind-to core|none bind rank i to core i (default: core, when N <= cores)\n"
           "  --tag-output        prefix every output line with \"[rank] \"\n"
-          "  --timeout S         kill the job after S seconds (exit status 124)\n"
+          "  --timeout S         kill the job after S seconds (exit status 124); without it,\n"
+          "                      $MPIEXEC_TIMEOUT seconds if set (0: none)\n"
           "  -x VAR[=VAL]        set VAR=VAL for all ranks (VAR alone: pass mpiexec's value)\n"
           "  --profile           record every rank's MPI calls; rank 0 writes a report at\n"
           "                      MPI_Finalize (SKIFF_PROFILE=1; see docs/profiler.md)\n"
@@ -98,6 +99,22 @@ static double parse_timeout(const char *s)
     if (end == s || *end || !isfinite(t) || t <= 0)
         usage_error("bad timeout (seconds > 0)", s);
     return t;
+}
+
+/* MPIEXEC_TIMEOUT, the variable Hydra and test harnesses set (seconds, 0 or empty: none), stands in
+ * for a --timeout not given. A value that is not a number is refused: a harness that thinks it set
+ * a timeout must not get a job that never ends. */
+static void timeout_from_env(struct options *o)
+{
+    const char *s = getenv("MPIEXEC_TIMEOUT");
+    if (o->timeout > 0 || !s || !*s)
+        return;
+    char *end;
+    double t = strtod(s, &end);
+    if (end == s || *end || !isfinite(t) || t < 0)
+        usage_error("bad MPIEXEC_TIMEOUT (seconds >= 0)", s);
+    o->timeout = t;
+    o->timeout_env = t > 0;
 }
 
 /* ---- hosts ------------------------------------------------------------------------------------ */
@@ -318,6 +335,7 @@ void parse_options(int argc, char **argv, struct options *o)
     if (i >= argc)
         usage_error("no program given", NULL);
     o->argv = argv + i;
+    timeout_from_env(o);
     /* Said rather than ignored: on one host these would silently do nothing. */
     if (!o->pmi_mode && o->ppn)
         usage_error("-ppn needs --hosts or --hostfile", NULL);

@@ -27,13 +27,6 @@
 
 /* ---- process setup ---------------------------------------------------------------------------- */
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Descriptors 0-2 must exist, or a pipe or the memfd could land there and be clobbered by dup2. */
 static void ensure_std_fds(void)
 {
@@ -189,7 +182,7 @@ static void escalate_kill(struct job *job)
 {
     job->phase = PHASE_KILLING;
     signal_all(job, SIGKILL);
-    job->give_up_at = now() + GRACE_SECONDS;
+    job->give_up_at = clock_now() + GRACE_SECONDS;
 }
 
 /* Ends the job: sig to everything now, SIGKILL after the grace period. sig 0 sends nothing (the
@@ -203,7 +196,7 @@ static void begin_teardown(struct job *job, int sig)
     job->phase = PHASE_TERMINATING;
     if (sig)
         signal_all(job, sig);
-    job->kill_at = now() + GRACE_SECONDS;
+    job->kill_at = clock_now() + GRACE_SECONDS;
 }
 
 /* ---- judging a rank's end --------------------------------------------------------------------- */
@@ -427,7 +420,7 @@ static void report_stuck(const struct job *job)
 
 static void on_deadlines(struct job *job)
 {
-    double t = now();
+    double t = clock_now();
     if (job->phase == PHASE_RUNNING && job->timeout_at && t >= job->timeout_at) {
         say(2, "mpiexec: timeout after %g s%s; killing %d ranks\n", job->opt.timeout,
             job->opt.timeout_env ? " (MPIEXEC_TIMEOUT)" : "", job->nalive);
@@ -439,14 +432,17 @@ static void on_deadlines(struct job *job)
     }
 }
 
-static int poll_timeout_ms(const struct job *job)
+/* Until the next deadline: the job's, or the first partial line's (output_due, 0 = none). */
+static int poll_timeout_ms(const struct job *job, double output_due)
 {
     double at = job->phase == PHASE_RUNNING       ? job->timeout_at
                 : job->phase == PHASE_TERMINATING ? job->kill_at
                                                   : job->give_up_at;
+    if (output_due && (!at || output_due < at))
+        at = output_due;
     if (!at)
         return -1;
-    double ms = ceil((at - now()) * 1000.0);
+    double ms = ceil((at - clock_now()) * 1000.0);
     return ms < 0 ? 0 : ms > 1e9 ? 1000000000 : (int)ms;
 }
 
@@ -462,9 +458,21 @@ static bool streams_open(const struct job *job)
  * still alive - or, past the last grace period, when waiting longer would not help. */
 static bool job_over(const struct job *job)
 {
-    if (job->phase == PHASE_KILLING && now() >= job->give_up_at)
+    if (job->phase == PHASE_KILLING && clock_now() >= job->give_up_at)
         return true;
     return job->nalive == 0 && !streams_open(job) && !have_children(job);
+}
+
+/* Partial lines that waited long enough for their newline go out. Streams closed in this round
+ * have already written theirs. */
+static void flush_due_partials(struct stream **which, const int *rank_of, int n)
+{
+    double t = clock_now();
+    for (int i = 0; i < n; i++) {
+        double due = which[i]->fd >= 0 ? stream_due(which[i]) : 0;
+        if (due && t >= due)
+            stream_flush_partial(which[i], rank_of[i]);
+    }
 }
 
 static void event_loop(struct job *job)
@@ -481,6 +489,7 @@ static void event_loop(struct job *job)
     }
     while (!job_over(job)) {
         int n = 0;
+        double output_due = 0;
         pfd[n++] = (struct pollfd){ .fd = job->sigfd, .events = POLLIN };
         for (int r = 0; r < job->opt.nranks; r++)
             for (int k = 0; k < 2; k++)
@@ -488,12 +497,15 @@ static void event_loop(struct job *job)
                     which[n] = &job->ranks[r].out[k];
                     rank_of[n] = r;
                     pfd[n] = (struct pollfd){ .fd = which[n]->fd, .events = POLLIN };
+                    double due = stream_due(which[n]);
+                    if (due && (!output_due || due < output_due))
+                        output_due = due;
                     n++;
                 }
         int pmi_at = n; /* the PMI server's entries come last, in its own order */
         if (job->pmi)
             pmi_poll_fill(job, pfd + pmi_at);
-        if (poll(pfd, (nfds_t)(n + npmi), poll_timeout_ms(job)) < 0 && errno != EINTR) {
+        if (poll(pfd, (nfds_t)(n + npmi), poll_timeout_ms(job, output_due)) < 0 && errno != EINTR) {
             say(2, "mpiexec: poll: %s\n", strerror(errno));
             signal_all(job, SIGKILL);
             exit(1);
@@ -506,6 +518,8 @@ static void event_loop(struct job *job)
         for (int i = 1; i < n; i++)
             if (pfd[i].revents)
                 stream_pump(which[i], rank_of[i], false); /* no-op if on_signals closed it */
+        if (output_due)
+            flush_due_partials(which + 1, rank_of + 1, n - 1);
         on_deadlines(job);
     }
     free(pfd);
@@ -583,7 +597,7 @@ static int run(struct job *job)
     for (int r = 0; r < job->opt.nranks; r++)
         stream_init(&job->ranks[r].out[0], -1, 1), stream_init(&job->ranks[r].out[1], -1, 2);
     if (job->opt.timeout > 0)
-        job->timeout_at = now() + job->opt.timeout;
+        job->timeout_at = clock_now() + job->opt.timeout;
 
     spawn_all(job);
     index_pids(job);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "boot/job_proto.h"
 
@@ -62,23 +63,36 @@ _Noreturn void usage_error(const char *what, const char *arg);
 
 /* ---- output forwarding (mpiexec_io.c) --------------------------------------------------------- */
 
-/* One rank's stdout or stderr: a pipe read end plus the bytes of a line not yet complete. */
+/* One rank's stdout or stderr: a pipe read end plus the bytes of a line not yet forwarded. */
 struct stream {
     int fd;             /* read end; -1 once closed */
-    int dest;           /* 1 or 2: where complete lines go */
+    int dest;           /* 1 or 2: where its output goes */
     char *buf;
     size_t len, cap;
-    bool midline;       /* part of the current line was already written (oversized line) */
-    bool cut;           /* we ended an oversized line with our own newline (see emit) */
+    double since;       /* when the partial line in buf began to wait (clock_now), or 0 */
+    bool cut;           /* another stream's output ended our open line (see end_open_line) */
 };
 
-/* tag: prefix lines with "[rank] "; end_partial: terminate an unterminated last line with '\n'. */
+/* CLOCK_MONOTONIC in seconds: the clock of every deadline. */
+static inline double clock_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* tag: prefix lines with "[rank] "; end_partial: ranks could mix, so partial lines wait a little
+ * and are ended by other streams' output and at EOF (mpiexec_io.c). */
 void streams_configure(bool tag, bool end_partial);
 void streams_release(void);
 void stream_init(struct stream *s, int fd, int dest);
-/* Reads what is available (once, or until EAGAIN when drain is set) and writes out complete lines.
- * Closes the stream at EOF or when its destination is gone. */
+/* Reads what is available (once, or until EAGAIN when drain is set) and writes out complete lines,
+ * and a partial line when it may go. Closes the stream at EOF or when its destination is gone. */
 void stream_pump(struct stream *s, int rank, bool drain);
+/* When the partial line held back in s should go out (clock_now seconds), or 0 if none waits. */
+double stream_due(const struct stream *s);
+/* Writes out the partial line held back in s. */
+void stream_flush_partial(struct stream *s, int rank);
 /* Writes out a final partial line and closes the stream. */
 void stream_finish(struct stream *s, int rank);
 /* True once writing to our fd 1 or 2 failed (the reader went away). */

@@ -237,6 +237,26 @@ static const char *exit_hint(const struct job *job, int r, int code)
     return "";
 }
 
+/* A rank that exited (with code) without joining: if its program is linked with another MPI, it ran
+ * as that MPI's singleton. Says so and returns true; false for a plain program. */
+static bool never_joined(const struct job *job, int r, int code, char *msg, size_t len)
+{
+    const char *lib = program_foreign_mpi(job);
+    if (!lib)
+        return false;
+    char who[320], how[64] = "never joined";
+    rank_who(job, r, who, sizeof who);
+    if (code)
+        snprintf(how, sizeof how, "exited with code %d and never joined", code);
+    /* MPICH's ranks speak PMI-1, which skiff's mpiexec serves in PMI mode. */
+    const char *slash = strrchr(lib, '/');
+    bool mpich = !job->pmi && !strncmp(slash ? slash + 1 : lib, "libmpich", 8);
+    snprintf(msg, len, "%s %s the job: the program is linked with %s, not skiff's libmpi; "
+             "build it with skiff's mpicc%s", who, how, lib,
+             mpich ? " (or run it with --pmi fd, which MPICH programs understand)" : "");
+    return true;
+}
+
 /* Decides whether rank r ending with wait status ws fails the job; if so writes the one-line
  * explanation and the exit status mpiexec should return. An ABORTED rank needs no wait status. */
 static bool judge(const struct job *job, int r, int ws, char *msg, size_t len, int *status)
@@ -265,6 +285,10 @@ static bool judge(const struct job *job, int r, int ws, char *msg, size_t len, i
         return true;
     }
     code = WEXITSTATUS(ws);
+    if (state == SKIFF_RANK_STARTED && never_joined(job, r, code, msg, len)) {
+        *status = code ? code : 1; /* N singletons of another MPI are no success */
+        return true;
+    }
     if (code != 0) {
         snprintf(msg, len, "%s exited with code %d%s", who, code, exit_hint(job, r, code));
         *status = code;
@@ -291,7 +315,7 @@ static int find_aborted(const struct job *job)
 /* Rank r's end (ws) fails the job, or it was the last rank: says why and ends the job. */
 static void conclude(struct job *job, int r, int ws)
 {
-    char msg[512];
+    char msg[1024];
     int status;
     if (judge(job, r, ws, msg, sizeof msg, &status)) {
         int a = find_aborted(job);

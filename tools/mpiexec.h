@@ -171,6 +171,9 @@ void job_topology_load(struct job *job);
 /* Starts rank r. Returns 0; an errno > 0 if the program could not be run (the child is reaped);
  * -errno if mpiexec itself could not create the pipes or fork. */
 int rank_spawn(struct job *job, int r);
+/* For a rank that exited without joining the job: the MPI library other than skiff's that the
+ * program is linked with (a path, as ldd would show it), or NULL for a plain program. */
+const char *program_foreign_mpi(const struct job *job);
 /* The PMI server's news that rank r called abort: ends the job as MPI_Abort does (mpiexec.c). */
 void job_rank_aborted(struct job *job, int r);
 

@@ -15,3 +15,5 @@ skiff_mpi_test(      dt_large_cma           dt_large.c             "2"          
 set_tests_properties(dt_large_cma_np2 PROPERTIES SKIP_REGULAR_EXPRESSION "forbids process_vm_readv")
 skiff_mpi_test(      dt_large_tiny          dt_large.c             "2"
   ENV SKIFF_SHM_FBOX=4096 SKIFF_SHM_CELLS=4 SKIFF_SHM_CELL=4096 SKIFF_SHM_CMA=0)
+# Negative extents and displacements: bounds, pack, p2p (count > 1, partial, rendezvous), collectives.
+skiff_mpi_test(      dt_negative            dt_negative.c          "1;2;3")

@@ -30,11 +30,14 @@ struct skiff_type {
     uint8_t marked;       /* lb and extent set explicitly (MPI_Type_create_resized): they stick */
     int refs;             /* the user's handle + pending operations; the object goes when it is 0 */
     size_t size;          /* bytes of data in one element */
-    size_t extent;        /* ub - lb: the stride between consecutive elements */
+    /* ub - lb: the stride between consecutive elements. Negative after MPI_Type_create_resized with
+     * ub < lb (or in a type built on one): the elements then walk backwards through memory. */
+    ptrdiff_t extent;
     ptrdiff_t lb;
     ptrdiff_t true_lb;    /* where the data of one element starts ... */
     size_t true_extent;   /* ... and how far it reaches */
-    /* count elements occupy exactly [buf + true_lb, buf + true_lb + count * size): no packing needed. */
+    /* count elements occupy exactly [buf + true_lb, buf + true_lb + count * size), in packed order: no
+     * packing needed. Never so with a negative extent, whose elements follow each other downwards. */
     int contiguous;
     /* The one predefined type all data consists of (a pair type counts as one), and how many of it
      * one element holds; MPI_DATATYPE_NULL and 0 when the types are mixed. Reductions run on this. */
@@ -80,6 +83,9 @@ size_t skiff_type_elements(const struct skiff_type *t, size_t bytes);
 
 /* Building a derived type: add pieces (copies of sub, the k-th at disp + k * stride bytes) in type-map
  * order, then finish. Errors (out of memory, too many blocks) are kept and returned by finish. */
+/* The bytes the data of count > 0 elements of t lie in: [buf + *lo, buf + *hi). With a negative extent
+ * the later elements lie below the first. 0 if that range does not fit an address: no buffer does. */
+int skiff_type_reach(const struct skiff_type *t, size_t count, ptrdiff_t *lo, ptrdiff_t *hi);
 struct skiff_type_builder {
     struct skiff_block *blocks;
     size_t nblocks, cap_blocks;

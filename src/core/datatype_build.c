@@ -84,13 +84,15 @@ static void widen(ptrdiff_t *lo, ptrdiff_t *hi, int *set, ptrdiff_t l, ptrdiff_t
 }
 
 /* The bounds of copies of sub, the k-th at disp + k * stride (copies > 0). A sub-type without data
- * adds no entries to the type map, so it moves no bounds unless it carries explicit ones. */
+ * adds no entries to the type map, so it moves no bounds unless it carries explicit ones. lb is the
+ * lowest lb of any copy and ub the highest ub, each on its own: with a negative extent (ub < lb) or
+ * stride they come from different copies, as MPI's lb and ub markers do. */
 static void add_bounds(struct skiff_type_builder *b, ptrdiff_t disp, size_t copies, ptrdiff_t stride,
                        const struct skiff_type *sub)
 {
     ptrdiff_t span = (ptrdiff_t)(copies - 1) * stride;
     ptrdiff_t lo = span < 0 ? span : 0, hi = span > 0 ? span : 0;
-    ptrdiff_t lb = disp + sub->lb + lo, ub = disp + sub->lb + (ptrdiff_t)sub->extent + hi;
+    ptrdiff_t lb = disp + sub->lb + lo, ub = disp + sub->lb + sub->extent + hi;
     if (sub->marked)
         widen(&b->mlb, &b->mub, &b->marked, lb, ub);
     if (sub->size) {
@@ -157,9 +159,11 @@ static void drop(struct skiff_type_builder *b)
     b->runs = NULL;
 }
 
+/* The signed compare matters: an extent of minus the size also puts count elements in one run of
+ * memory, but backwards, so their bytes are not the packed stream. */
 static void set_contiguous(struct skiff_type *t)
 {
-    t->contiguous = t->size == 0 || (t->nblocks == 1 && t->size == t->extent);
+    t->contiguous = t->size == 0 || (t->nblocks == 1 && t->extent == (ptrdiff_t)t->size);
 }
 
 /* An array trimmed to its length (NULL when empty); shrinking cannot really fail, but if it does the
@@ -174,14 +178,14 @@ static void *trim(void *p, size_t n, size_t elem)
     return q ? q : p;
 }
 
-/* Explicit bounds win; else the data's, a struct's extent rounded up to its strictest alignment as a C
- * struct's is (MPI's epsilon). */
+/* Explicit bounds win, and may give a negative extent; else the data's (never negative), a struct's
+ * extent rounded up to its strictest alignment as a C struct's is (MPI's epsilon). */
 static void set_bounds(struct skiff_type *t, const struct skiff_type_builder *b, int pad)
 {
     ptrdiff_t lb = b->marked ? b->mlb : b->any ? b->lb : 0, ub = b->marked ? b->mub : b->any ? b->ub : 0;
-    size_t extent = (size_t)(ub - lb);
-    if (pad && !b->marked && extent % b->align)
-        extent += b->align - extent % b->align;
+    ptrdiff_t extent = ub - lb, align = (ptrdiff_t)b->align;
+    if (pad && !b->marked && extent % align)
+        extent += align - extent % align;
     t->marked = (uint8_t)b->marked;
     t->lb = lb;
     t->extent = extent;
@@ -227,15 +231,18 @@ static int clone(const struct skiff_type *old, struct skiff_type **out)
     return MPI_SUCCESS;
 }
 
+/* Any extent, negative ones included (ub = lb + extent below lb): MPI allows them, and codes use
+ * them to walk an array backwards. Only an ub beyond the address range is refused. */
 int skiff_type_resized(const struct skiff_type *old, ptrdiff_t lb, ptrdiff_t extent, struct skiff_type **out)
 {
-    if (extent < 0)
-        return skiff_err(MPI_ERR_ARG, "invalid extent %td (must be >= 0)", extent);
+    ptrdiff_t ub;
+    if (__builtin_add_overflow(lb, extent, &ub))
+        return skiff_err(MPI_ERR_ARG, "lb %td + extent %td overflows an address-sized integer", lb, extent);
     int rc = clone(old, out);
     if (rc)
         return rc;
     (*out)->lb = lb;
-    (*out)->extent = (size_t)extent;
+    (*out)->extent = extent;
     (*out)->marked = 1;
     set_contiguous(*out);
     return MPI_SUCCESS;

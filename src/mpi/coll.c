@@ -96,7 +96,7 @@ static int check_reduction(int count, MPI_Datatype dt, MPI_Op op, struct red *re
         return rc;
     if (SKIFF_UNLIKELY(!t->contiguous && !t->predefined))
         return skiff_err(MPI_ERR_UNSUPPORTED_OPERATION, "skiff reduces only contiguous datatypes, and this derived "
-                         "one has %zu bytes of data in an extent of %zu (a limitation of skiff, not an error of the "
+                         "one has %zu bytes of data in an extent of %td (a limitation of skiff, not an error of the "
                          "program)", t->size, t->extent);
     int basic = !t->predefined && !skiff_op_user(op);
     size_t scale = basic ? t->nbasic : 1;

@@ -73,7 +73,7 @@ static inline int skiff_check_dtype(MPI_Datatype dt, int committed, const struct
                          dt == MPI_DATATYPE_NULL ? "(MPI_DATATYPE_NULL)" : "(not a datatype, or already freed)");
     if (SKIFF_UNLIKELY(committed && !t->committed))
         return skiff_err(MPI_ERR_TYPE,
-                         "datatype (derived: %zu bytes of data, extent %zu) is not committed: call "
+                         "datatype (derived: %zu bytes of data, extent %td) is not committed: call "
                          "MPI_Type_commit before using it to move data",
                          t->size, t->extent);
     *out = t;

@@ -16,15 +16,16 @@ struct pack_args {
 };
 
 /* Whether the packed bytes [p, p + bytes) touch the data of count > 0 elements of t at buf. Exact for
- * contiguous data; otherwise only the first and last data bytes are tested, as packed bytes may
- * legally sit in the gaps between blocks and walking the blocks would cost as much as packing. */
+ * contiguous data; otherwise only the lowest and highest data bytes are tested (the first and last
+ * element's, or the other way round with a negative extent), as packed bytes may legally sit in the
+ * gaps between blocks and walking the blocks would cost as much as packing. */
 static int overlaps(const void *buf, size_t count, const struct skiff_type *t, const void *p, size_t bytes)
 {
-    uintptr_t lo = (uintptr_t)buf + (uintptr_t)t->true_lb, a = (uintptr_t)p, b = a + bytes;
-    size_t span;
-    if (__builtin_mul_overflow(count - 1, t->extent, &span) || __builtin_add_overflow(span, t->true_extent, &span))
+    ptrdiff_t from, to;
+    if (!skiff_type_reach(t, count, &from, &to))
         return 0; /* no buffer spans that much: it cannot overlap */
-    uintptr_t last = lo + span - 1;
+    uintptr_t lo = (uintptr_t)buf + (uintptr_t)from, last = (uintptr_t)buf + (uintptr_t)to - 1;
+    uintptr_t a = (uintptr_t)p, b = a + bytes;
     if (t->contiguous)
         return lo < b && a <= last;
     return (lo >= a && lo < b) || (last >= a && last < b);

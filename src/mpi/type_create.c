@@ -31,11 +31,6 @@ static int finish(struct skiff_type_builder *b, int pad, MPI_Datatype *newtype)
     return MPI_SUCCESS;
 }
 
-static ptrdiff_t extent_of(const struct skiff_type *t)
-{
-    return (ptrdiff_t)t->extent;
-}
-
 int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     struct skiff_type_builder b;
@@ -44,7 +39,7 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
     int rc = begin(count, oldtype, newtype, &b, &old);
     if (rc)
         return skiff_fail_world(rc);
-    skiff_tb_add(&b, 0, (size_t)count, extent_of(old), old);
+    skiff_tb_add(&b, 0, (size_t)count, old->extent, old);
     return finish(&b, 0, newtype);
 }
 SKIFF_ALIAS(MPI_Type_contiguous)
@@ -58,7 +53,7 @@ static int hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype old
     if (rc || (rc = begin(count, oldtype, newtype, &b, &old)))
         return skiff_fail_world(rc);
     for (int i = 0; i < count; i++)
-        skiff_tb_add(&b, (ptrdiff_t)i * stride, (size_t)blocklength, extent_of(old), old);
+        skiff_tb_add(&b, (ptrdiff_t)i * stride, (size_t)blocklength, old->extent, old);
     return finish(&b, 0, newtype);
 }
 
@@ -66,7 +61,7 @@ int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtyp
 {
     SKIFF_ENTER(MPI_Type_vector);
     const struct skiff_type *old = skiff_type_get(oldtype);
-    MPI_Aint bytes = old ? (MPI_Aint)stride * extent_of(old) : 0; /* a bad oldtype is reported below */
+    MPI_Aint bytes = old ? (MPI_Aint)stride * old->extent : 0; /* a bad oldtype is reported below */
     return hvector(count, blocklength, bytes, oldtype, newtype);
 }
 SKIFF_ALIAS(MPI_Type_vector)
@@ -115,8 +110,8 @@ static int indexed(const struct indexed *x, MPI_Datatype oldtype, MPI_Datatype *
     if (rc || (rc = check_indexed(x)) || (rc = begin(x->count, oldtype, newtype, &b, &old)))
         return skiff_fail_world(rc);
     for (int i = 0; i < x->count; i++) {
-        ptrdiff_t disp = x->bytes ? x->hdispls[i] : (ptrdiff_t)x->idispls[i] * extent_of(old);
-        skiff_tb_add(&b, disp, (size_t)(x->block ? x->blocklen : x->blocklens[i]), extent_of(old), old);
+        ptrdiff_t disp = x->bytes ? x->hdispls[i] : (ptrdiff_t)x->idispls[i] * old->extent;
+        skiff_tb_add(&b, disp, (size_t)(x->block ? x->blocklen : x->blocklens[i]), old->extent, old);
     }
     return finish(&b, 0, newtype);
 }
@@ -193,7 +188,7 @@ static int create_struct(int count, const int blocklens[], const MPI_Aint displs
     skiff_tb_init(&b);
     for (int i = 0; i < count; i++) {
         const struct skiff_type *t = skiff_type_get(types[i]);
-        skiff_tb_add(&b, displs[i], (size_t)blocklens[i], extent_of(t), t);
+        skiff_tb_add(&b, displs[i], (size_t)blocklens[i], t->extent, t);
     }
     return finish(&b, 1, newtype);
 }

@@ -206,10 +206,47 @@ static void resized_bounds_stick(void **state)
     assert_int_equal(skiff_type_resized(T(MPI_DOUBLE), 0, 8, &same), MPI_SUCCESS);
     assert_true(same->contiguous);
     skiff_type_free(same);
-    assert_int_not_equal(skiff_type_resized(T(MPI_DOUBLE), 0, -8, &same), MPI_SUCCESS);
     skiff_type_free(s);
     skiff_type_free(c);
     skiff_type_free(r);
+}
+
+/* Elements of a negative extent follow each other downwards: never the contiguous path, even when
+ * they fill one run of memory; types built on them take the lowest lb and the highest ub. */
+static void negative_extent_walks_backwards(void **state)
+{
+    (void)state;
+    struct skiff_type *pair = vector(1, 2, 1, T(MPI_INT)), *r = NULL;
+    assert_true(pair->contiguous);
+    assert_int_equal(skiff_type_resized(pair, 0, -8, &r), MPI_SUCCESS);
+    assert_int_equal(r->lb, 0);
+    assert_int_equal(r->extent, -8);
+    assert_false(r->contiguous);
+    int in[6] = {0, 1, 2, 3, 4, 5}, packed[6], out[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+    assert_int_equal(skiff_type_pack(in + 4, 3, r, packed), 24);
+    const int want[6] = {4, 5, 2, 3, 0, 1};
+    assert_memory_equal(packed, want, sizeof want);
+    assert_int_equal(skiff_type_unpack(packed, 20, out + 5, 3, r), 20); /* the last element in part */
+    const int back[8] = {-1, 0, -1, 2, 3, 4, 5, -1};
+    assert_memory_equal(out, back, sizeof back);
+    ptrdiff_t lo = 0, hi = 0;
+    assert_true(skiff_type_reach(r, 3, &lo, &hi));
+    assert_int_equal(lo, -16);
+    assert_int_equal(hi, 8);
+    struct skiff_type *c = vector(1, 3, 1, r); /* MPI_Type_contiguous(3, r) */
+    assert_int_equal(c->lb, -16);
+    assert_int_equal(c->extent, 8); /* ub -8 (the first copy's) minus lb -16 (the last copy's) */
+    assert_int_equal(c->true_lb, -16);
+    assert_int_equal(c->true_extent, 24);
+    assert_int_equal(c->nblocks, 3);
+    assert_false(c->contiguous);
+    /* an ub that does not fit an address is refused */
+    struct skiff_type *bad = NULL;
+    assert_int_not_equal(skiff_type_resized(T(MPI_INT), PTRDIFF_MAX - 2, 4, &bad), MPI_SUCCESS);
+    assert_int_not_equal(skiff_type_resized(T(MPI_INT), PTRDIFF_MIN + 2, -4, &bad), MPI_SUCCESS);
+    skiff_type_free(c);
+    skiff_type_free(r);
+    skiff_type_free(pair);
 }
 
 static void empty_types(void **state)
@@ -347,6 +384,7 @@ int main(void)
         cmocka_unit_test(indexed_order_is_packing_order),
         cmocka_unit_test(struct_extent_is_padded_like_c),
         cmocka_unit_test(resized_bounds_stick),
+        cmocka_unit_test(negative_extent_walks_backwards),
         cmocka_unit_test(empty_types),
         cmocka_unit_test(pack_unpack_round_trip_and_partial),
         cmocka_unit_test(absolute_addresses_pack_from_bottom),

@@ -1,5 +1,6 @@
 /* bad_input rows: datatype constructors and queries, pack/unpack (see bad_input.h). */
 #include <limits.h>
+#include <stdint.h>
 
 #include "bad_input.h"
 
@@ -426,11 +427,12 @@ static int resized_oldtype_null(struct bad_ctx *x)
     return MPI_Type_create_resized(MPI_DATATYPE_NULL, 0, 8, &t);
 }
 
-static int resized_extent_negative(struct bad_ctx *x)
+/* a negative extent is fine (dt_negative); an ub past the largest address is not */
+static int resized_ub_overflows(struct bad_ctx *x)
 {
     MPI_Datatype t;
     (void)x;
-    return MPI_Type_create_resized(MPI_INT, 0, -8, &t);
+    return MPI_Type_create_resized(MPI_INT, PTRDIFF_MAX - 3, 8, &t);
 }
 
 static int resized_newtype_null(struct bad_ctx *x)
@@ -901,7 +903,7 @@ const struct bad_case bad_dtype[] = {
     {"struct_type_null", "MPI_Type_struct", MPI_ERR_TYPE, "array_of_types[1] is MPI_DATATYPE_NULL", struct_type_null},
     {"struct_newtype_null", "MPI_Type_struct", MPI_ERR_ARG, "newtype is NULL", struct_newtype_null},
     {"resized_oldtype_null", "MPI_Type_create_resized", MPI_ERR_TYPE, "MPI_DATATYPE_NULL", resized_oldtype_null},
-    {"resized_extent_negative", "MPI_Type_create_resized", MPI_ERR_ARG, "extent -8", resized_extent_negative},
+    {"resized_ub_overflows", "MPI_Type_create_resized", MPI_ERR_ARG, "+ extent 8 overflows", resized_ub_overflows},
     {"resized_newtype_null", "MPI_Type_create_resized", MPI_ERR_ARG, "newtype is NULL", resized_newtype_null},
     {"dup_oldtype_freed", "MPI_Type_dup", MPI_ERR_TYPE, "freed", dup_oldtype_freed},
     {"dup_newtype_null", "MPI_Type_dup", MPI_ERR_ARG, "newtype is NULL", dup_newtype_null},

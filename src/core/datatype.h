@@ -78,14 +78,14 @@ size_t skiff_type_pack(const void *buf, size_t count, const struct skiff_type *t
 /* unpacks up to `bytes` bytes into count elements at buf; returns bytes consumed. A last element may
  * be filled only in part (a short message). */
 size_t skiff_type_unpack(const void *in, size_t bytes, void *buf, size_t count, const struct skiff_type *t);
+/* The bytes the data of count > 0 elements of t lie in: [buf + *lo, buf + *hi). With a negative extent
+ * the later elements lie below the first. 0 if that range does not fit an address: no buffer does. */
+int skiff_type_reach(const struct skiff_type *t, size_t count, ptrdiff_t *lo, ptrdiff_t *hi);
 /* Basic elements in `bytes` packed bytes of t; SIZE_MAX if they end inside a basic element. */
 size_t skiff_type_elements(const struct skiff_type *t, size_t bytes);
 
 /* Building a derived type: add pieces (copies of sub, the k-th at disp + k * stride bytes) in type-map
  * order, then finish. Errors (out of memory, too many blocks) are kept and returned by finish. */
-/* The bytes the data of count > 0 elements of t lie in: [buf + *lo, buf + *hi). With a negative extent
- * the later elements lie below the first. 0 if that range does not fit an address: no buffer does. */
-int skiff_type_reach(const struct skiff_type *t, size_t count, ptrdiff_t *lo, ptrdiff_t *hi);
 struct skiff_type_builder {
     struct skiff_block *blocks;
     size_t nblocks, cap_blocks;

@@ -320,6 +320,14 @@ void skiff_boot_set_state(enum skiff_rank_state s, int abort_code)
     atomic_store_explicit(&r->state, (uint32_t)s, memory_order_release);
 }
 
+int skiff_boot_peer_finalized(int rank)
+{
+    if (!skiff_boot.hdr)
+        return 0;
+    uint32_t s = atomic_load_explicit(&skiff_boot.hdr->rank[skiff_boot.map.local[rank]].state, memory_order_acquire);
+    return s > SKIFF_RANK_INITIALIZED;
+}
+
 pid_t skiff_boot_pid(int rank)
 {
     return (pid_t)skiff_boot.hdr->rank[skiff_boot.map.local[rank]].pid;

@@ -32,6 +32,8 @@ int skiff_boot_init(void);
 unsigned char *skiff_boot_map(size_t total);
 /* Tells the launcher where this rank stands (it reads this when the rank exits). */
 void skiff_boot_set_state(enum skiff_rank_state s, int abort_code);
+/* 1 once a rank of this node has finalized, aborted or ended the job (its state is past INITIALIZED). */
+int skiff_boot_peer_finalized(int rank);
 pid_t skiff_boot_pid(int rank);
 /* Address cards (a line of text per rank, < SKIFF_JOB_CARD bytes) for transports that connect by
  * address. Collective: every rank calls exchange once with its own card; afterwards card(r) reads

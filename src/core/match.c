@@ -57,22 +57,39 @@ void skiff_unexp_add(struct skiff_unexp *u)
     unexp.count++;
 }
 
+static void unexp_unlink(struct skiff_unexp *u, struct skiff_unexp *prev)
+{
+    if (prev)
+        prev->next = u->next;
+    else
+        unexp.head = u->next;
+    if (unexp.tail == u)
+        unexp.tail = prev;
+    unexp.count--;
+}
+
 struct skiff_unexp *skiff_unexp_find(uint32_t ctx, int src, int tag, int take)
 {
     struct skiff_unexp *prev = NULL;
     for (struct skiff_unexp *u = unexp.head; u; prev = u, u = u->next) {
         if (!skiff_match(u->h.ctx, u->h.src, u->h.tag, ctx, src, tag))
             continue;
-        if (take) {
-            if (prev)
-                prev->next = u->next;
-            else
-                unexp.head = u->next;
-            if (unexp.tail == u)
-                unexp.tail = prev;
-            unexp.count--;
-        }
+        if (take)
+            unexp_unlink(u, prev);
         return u;
+    }
+    return NULL;
+}
+
+struct skiff_unexp *skiff_unexp_take_awaiting(int peer, uint64_t sreq)
+{
+    struct skiff_unexp *prev = NULL;
+    for (struct skiff_unexp *u = unexp.head; u; prev = u, u = u->next) {
+        int awaits = u->h.type == SKIFF_MSG_RTS || (u->h.flags & SKIFF_MSG_F_SYNC);
+        if (awaits && (peer < 0 || (u->peer == peer && u->h.sreq == sreq))) {
+            unexp_unlink(u, prev);
+            return u;
+        }
     }
     return NULL;
 }

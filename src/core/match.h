@@ -28,6 +28,9 @@ struct skiff_request *skiff_posted_take(uint32_t ctx, int src, int tag);
 void skiff_unexp_add(struct skiff_unexp *u);
 /* The oldest matching unexpected message; removed when take is 1. */
 struct skiff_unexp *skiff_unexp_find(uint32_t ctx, int src, int tag, int take);
+/* The oldest unexpected message whose sender waits for an answer (an RTS or a synchronous eager),
+ * removed; only from peer with sender request sreq unless peer < 0. NULL if none. */
+struct skiff_unexp *skiff_unexp_take_awaiting(int peer, uint64_t sreq);
 int skiff_unexp_count(void);
 void skiff_match_finalize(void);
 

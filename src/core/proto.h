@@ -2,6 +2,7 @@
  *
  * Version history:
  *   1  EAGER, RTS, CTS, DATA, FIN, ACK.
+ *   2  DROP, WITHDRAW: what a finalizing rank does with messages that wait for an answer.
  * Transports copy the header verbatim; only the core interprets it. Nothing in it is trusted blindly:
  * the receiver checks lengths against the buffers it owns and request ids against its own table.
  */
@@ -10,7 +11,7 @@
 
 #include <stdint.h>
 
-#define SKIFF_PROTO_VERSION 1
+#define SKIFF_PROTO_VERSION 2
 
 enum skiff_msg_type {
     SKIFF_MSG_EAGER = 1, /* payload follows; matched against receives */
@@ -19,6 +20,9 @@ enum skiff_msg_type {
     SKIFF_MSG_DATA,      /* a piece of a pipelined message: len bytes at offset aux of rreq */
     SKIFF_MSG_FIN,       /* receiver has pulled everything: sreq is complete */
     SKIFF_MSG_ACK,       /* a synchronous-mode eager message was matched: sreq is complete */
+    SKIFF_MSG_DROP,      /* receiver dropped sreq's RTS or synchronous eager unmatched: it finalized, or
+                            the sender withdrew it; sreq is complete, the message was never received */
+    SKIFF_MSG_WITHDRAW,  /* a finalizing sender gives up on sreq: drop it if still unmatched (answer DROP) */
 };
 
 #define SKIFF_MSG_F_SYNC 0x1 /* sender waits for ACK (MPI_Ssend of a small message) */

@@ -1,6 +1,7 @@
 #include "core/pt2pt.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include "core/core.h"
 #include "core/error.h"
 #include "core/match.h"
+#include "core/progress.h"
 #include "util/arch.h"
 #include "util/copy.h"
 #include "util/log.h"
@@ -27,6 +29,10 @@ static struct {
     int npending;
     struct skiff_request *streams; /* rendezvous sends pushing DATA pieces */
     int active_sends;              /* sends whose peer still needs our buffer or an answer */
+    /* Inside MPI_Finalize no receive can match any more: 1 while we still answer (DROP) messages
+     * that wait for an answer, 2 once we close the transports and answer nothing (peers then see
+     * that we finalized: our goodbye, our state). */
+    int finalizing;
 } pp;
 
 static void protocol_error(int peer, const char *what, unsigned long long v)
@@ -74,6 +80,10 @@ static int xmit(int peer, const struct skiff_hdr *h, const void *payload, size_t
 
 static void send_ctrl(int peer, int type, uint64_t sreq, uint64_t rreq)
 {
+    /* Closing: our goodbye may be out already, after which nothing may follow it; peers learn that
+     * we finalized from the goodbye or our state instead. */
+    if (SKIFF_UNLIKELY(pp.finalizing == 2))
+        return;
     struct skiff_hdr h = {.type = (uint8_t)type, .version = SKIFF_PROTO_VERSION, .sreq = sreq, .rreq = rreq};
     xmit(peer, &h, NULL, 0, NULL);
 }
@@ -256,6 +266,49 @@ static void on_cts(int peer, const struct skiff_hdr *h)
     pp.streams = s;
 }
 
+/* A send that will never be received ends with an error that says why. The user sees it in the status
+ * of Wait/Test; a send nobody will wait for (freed, or left behind at MPI_Finalize) is reported here. */
+static void end_unreceived(struct skiff_request *s, const char *why)
+{
+    const char *comm = s->comm ? skiff_comm_label(s->comm) : "?";
+    s->st_error = skiff_err(MPI_ERR_OTHER, "message never received: %zu bytes to rank %d, tag %d, communicator %s (%s)",
+                            s->bytes, s->peer, s->tag, comm, why);
+    if (pp.finalizing || s->freed) {
+        char msg[MPI_MAX_ERROR_STRING];
+        skiff_err_string(s->st_error, msg);
+        skiff_error("%s", msg);
+    }
+    skiff_req_complete(s);
+}
+
+static int awaits_answer(const struct skiff_request *s)
+{
+    return s->kind == SKIFF_REQ_SEND && (s->state == SKIFF_RS_WAIT_ACK || s->state == SKIFF_RS_WAIT_RNDV);
+}
+
+static void on_drop(int peer, const struct skiff_hdr *h)
+{
+    struct skiff_request *s = skiff_req_lookup(h->sreq);
+    if (!s || !awaits_answer(s) || s->world_peer != peer)
+        protocol_error(peer, "drop names no send of ours that waits for an answer", (unsigned long long)h->sreq);
+    char why[96];
+    snprintf(why, sizeof why, "rank %d %s", s->peer,
+             s->withdrawn ? "had not matched it when MPI_Finalize here gave up waiting" : "called MPI_Finalize without a matching receive");
+    end_unreceived(s, why);
+}
+
+/* A sender gave up on sreq. Unmatched, it is dropped and the sender told so; matched, our CTS, FIN or
+ * ACK for it is already on its way, which answers the sender. */
+static void answer_withdraw(int peer, uint64_t sreq)
+{
+    struct skiff_unexp *u = skiff_unexp_take_awaiting(peer, sreq);
+    if (!u)
+        return;
+    send_ctrl(peer, SKIFF_MSG_DROP, sreq, 0);
+    free(u->data);
+    free(u);
+}
+
 void skiff_core_incoming(int peer, const struct skiff_hdr *h, const void *payload, size_t plen)
 {
     struct skiff_request *r;
@@ -265,12 +318,16 @@ void skiff_core_incoming(int peer, const struct skiff_hdr *h, const void *payloa
             protocol_error(peer, "eager length differs from payload", (unsigned long long)h->len);
         if ((r = skiff_posted_take(h->ctx, h->src, h->tag)))
             deliver_eager(r, peer, h, payload);
+        else if (SKIFF_UNLIKELY(pp.finalizing == 1 && (h->flags & SKIFF_MSG_F_SYNC)))
+            send_ctrl(peer, SKIFF_MSG_DROP, h->sreq, 0);
         else
             stash(peer, h, payload, plen);
         break;
     case SKIFF_MSG_RTS:
         if ((r = skiff_posted_take(h->ctx, h->src, h->tag)))
             start_rndv_recv(r, peer, h);
+        else if (SKIFF_UNLIKELY(pp.finalizing == 1))
+            send_ctrl(peer, SKIFF_MSG_DROP, h->sreq, 0);
         else
             stash(peer, h, NULL, 0);
         break;
@@ -285,6 +342,12 @@ void skiff_core_incoming(int peer, const struct skiff_hdr *h, const void *payloa
         break;
     case SKIFF_MSG_ACK:
         skiff_req_complete(find_own(h->sreq, SKIFF_REQ_SEND, SKIFF_RS_WAIT_ACK, peer));
+        break;
+    case SKIFF_MSG_DROP:
+        on_drop(peer, h);
+        break;
+    case SKIFF_MSG_WITHDRAW:
+        answer_withdraw(peer, h->sreq);
         break;
     default:
         protocol_error(peer, "unknown message type", h->type);
@@ -451,6 +514,106 @@ int skiff_pt2pt_deferred(void)
 int skiff_pt2pt_outstanding(void)
 {
     return pp.active_sends;
+}
+
+void skiff_pt2pt_finalize_begin(void)
+{
+    pp.finalizing = 1;
+    struct skiff_unexp *u;
+    while ((u = skiff_unexp_take_awaiting(-1, 0)) != NULL) {
+        send_ctrl(u->peer, SKIFF_MSG_DROP, u->h.sreq, 0);
+        free(u->data);
+        free(u);
+    }
+}
+
+void skiff_pt2pt_closing(void)
+{
+    pp.finalizing = 2;
+}
+
+/* A send that still needs something from its peer: an answer, room in the transport, or pieces pushed. */
+static int unfinished_send(const struct skiff_request *r)
+{
+    return r->kind == SKIFF_REQ_SEND && r->state != SKIFF_RS_DONE && r->state != SKIFF_RS_IDLE;
+}
+
+static void withdraw(struct skiff_request *r, void *arg)
+{
+    double *waited = arg;
+    if (!awaits_answer(r) || r->withdrawn)
+        return;
+    skiff_error("MPI_Finalize: after %.1f s a message is still not received: %zu bytes to rank %d, tag %d, "
+                "communicator %s; asking rank %d to drop it if it has not matched it",
+                *waited, r->bytes, r->peer, r->tag, r->comm ? skiff_comm_label(r->comm) : "?", r->peer);
+    r->withdrawn = 1;
+    send_ctrl(r->world_peer, SKIFF_MSG_WITHDRAW, skiff_req_id(r), 0);
+}
+
+void skiff_pt2pt_withdraw_all(double waited)
+{
+    skiff_req_foreach(withdraw, &waited);
+}
+
+static void mark_peer(struct skiff_request *r, void *arg)
+{
+    if (unfinished_send(r) && r->world_peer != skiff.rank)
+        ((unsigned char *)arg)[r->world_peer] = 1;
+}
+
+static void abandon_send(struct skiff_request *r, void *arg)
+{
+    int peer = *(const int *)arg;
+    if (!unfinished_send(r) || r->world_peer != peer)
+        return;
+    if (r->state == SKIFF_RS_STREAM && (r->prev || r->next || pp.streams == r)) {
+        if (r->prev)
+            r->prev->next = r->next;
+        else
+            pp.streams = r->next;
+        if (r->next)
+            r->next->prev = r->prev;
+        r->next = r->prev = NULL;
+    }
+    char why[64];
+    snprintf(why, sizeof why, "rank %d finalized before receiving it", r->peer);
+    end_unreceived(r, why);
+}
+
+/* The peer has finalized and reads nothing more: what we still owe it or wait for from it ends here. */
+static void abandon_peer(int peer)
+{
+    while (pp.head && pp.head[peer]) {
+        struct pending *p = pp.head[peer];
+        pp.head[peer] = p->next;
+        pp.npending--;
+        free(p);
+    }
+    if (pp.tail)
+        pp.tail[peer] = NULL;
+    skiff_req_foreach(abandon_send, &peer);
+}
+
+void skiff_pt2pt_abandon_finished(int (*finished)(int peer))
+{
+    unsigned char *waits = calloc((size_t)skiff.size, 1);
+    if (!waits)
+        return;
+    skiff_req_foreach(mark_peer, waits);
+    int any = 0;
+    for (int p = 0; p < skiff.size; p++) {
+        waits[p] |= pp.head && pp.head[p] && p != skiff.rank;
+        waits[p] = waits[p] && finished(p);
+        any |= waits[p];
+    }
+    /* The peer said everything it will ever say before it finalized: take all of it first (a FIN
+     * for one of these sends may be among it). */
+    while (any && skiff_progress() > 0)
+        ;
+    for (int p = 0; any && p < skiff.size; p++)
+        if (waits[p])
+            abandon_peer(p);
+    free(waits);
 }
 
 void skiff_pt2pt_finalize(void)

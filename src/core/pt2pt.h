@@ -35,7 +35,20 @@ int skiff_pt2pt_busy(void);
 int skiff_pt2pt_outstanding(void);
 /* Messages waiting for room in a transport. */
 int skiff_pt2pt_deferred(void);
+/* MPI_Finalize has begun: messages whose senders wait for an answer and that no receive can match
+ * any more are dropped, and their senders told (DROP), now and as they arrive. */
+void skiff_pt2pt_finalize_begin(void);
+/* MPI_Finalize is about to close the transports: from now on nothing is answered. */
+void skiff_pt2pt_closing(void);
+/* MPI_Finalize has waited `waited` seconds: reports each send still unanswered and asks its receiver
+ * to drop it if unmatched (WITHDRAW). Matched ones finish normally; nothing a peer reads is cut off. */
+void skiff_pt2pt_withdraw_all(double waited);
+/* Ends, with an error and a report, every unfinished send to a peer for which finished(peer) is 1
+ * (it has finalized and reads nothing more), and forgets what still waits to be sent to it. */
+void skiff_pt2pt_abandon_finished(int (*finished)(int peer));
 void skiff_pt2pt_finalize(void);
+/* MPI_Finalize's wait for the sends still in flight (core/finalize_sends.c). */
+void skiff_finalize_sends(void);
 
 /* Status fields skiff keeps in MPI_internal. */
 #define SKIFF_ST_BYTES_LO 0

@@ -30,6 +30,7 @@ struct skiff_request {
     uint8_t freed;     /* MPI_Request_free called: release when complete */
     uint8_t cancelled;
     uint8_t listed;    /* seen earlier in the array a Wait/Test call is checking (duplicates) */
+    uint8_t withdrawn; /* send: MPI_Finalize asked the receiver to drop it if still unmatched */
     struct skiff_comm *comm;
     int peer;          /* rank in comm, or MPI_ANY_SOURCE */
     int world_peer;    /* job rank of the peer once known */

@@ -20,6 +20,9 @@ struct skiff_transport {
     /* Copy len bytes from a peer's address space (single copy); 0 or -errno. NULL if unsupported. */
     int (*pull)(int peer, uint64_t remote_addr, void *dst, size_t len);
     void (*finalize)(void);
+    /* 1 once the peer has finalized (or ended): it will read nothing more from us. Everything it sent
+     * before that can still be taken by progress. */
+    int (*peer_finalized)(int peer);
     /* A barrier of every rank the transport reaches through one shared area (NULL if none):
      * arrive returns a token, done(token) is 1 once everyone has arrived. The caller waits in
      * between with the normal progress loop, so messages keep flowing meanwhile. */

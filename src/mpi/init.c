@@ -8,6 +8,7 @@
 #include "core/op.h"
 #include "core/progress.h"
 #include "core/pt2pt.h"
+#include "mpi/handle_convert.h"
 #include "mpi/mpi_impl.h"
 #include "util/timer.h"
 
@@ -117,12 +118,12 @@ int PMPI_Finalize(void)
     /* The standard frees MPI_COMM_SELF first, so libraries can hang clean-up on its delete callbacks; a
      * failing callback does not stop the shutdown. */
     (void)skiff_attr_delete_all(&skiff_comm_self);
-    /* A peer may still be reading one of our send buffers or waiting for our data pieces. */
-    struct skiff_waiter w = SKIFF_WAITER_INIT;
-    while (skiff_pt2pt_outstanding() || skiff_pt2pt_busy())
-        skiff_wait_step(&w);
+    /* A peer may still be reading one of our send buffers or waiting for our data pieces; sends that
+     * nobody can receive any more are reported and ended. */
+    skiff_finalize_sends();
     skiff_core_finalize();
     skiff_op_finalize();
+    skiff_handles_finalize();
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Finalize)

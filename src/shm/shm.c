@@ -301,6 +301,7 @@ static struct skiff_transport shm_ops = {
     .sleep = shm_sleep,
     .pull = shm_pull,
     .finalize = shm_finalize,
+    .peer_finalized = skiff_boot_peer_finalized,
     .barrier_arrive = shm_barrier_arrive,
     .barrier_done = shm_barrier_done,
     .node_slot = shm_node_slot,

@@ -422,10 +422,20 @@ static void tcp_finalize(void)
     T->epfd = T->listen_fd = -1;
 }
 
+/* A peer says goodbye on every rail once it has finalized; one rail's goodbye is enough to know. */
+static int tcp_peer_finalized(int peer)
+{
+    for (int i = 0; i < T->peer[peer].nrails; i++)
+        if (T->peer[peer].rail[i].bye)
+            return 1;
+    return 0;
+}
+
 static struct skiff_transport tcp_ops = {
     .name = "tcp",
     .send = tcp_send,
     .progress = tcp_progress,
     .sleep = tcp_sleep,
     .finalize = tcp_finalize,
+    .peer_finalized = tcp_peer_finalized,
 };

@@ -13,6 +13,8 @@ static int plen_fits_type(const struct skiff_tcp_head *f)
     case SKIFF_MSG_CTS:
     case SKIFF_MSG_FIN:
     case SKIFF_MSG_ACK:
+    case SKIFF_MSG_DROP:
+    case SKIFF_MSG_WITHDRAW:
     case SKIFF_TCP_BYE:
         return f->plen == 0;
     default:

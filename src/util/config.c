@@ -16,6 +16,7 @@ const struct skiff_config_row skiff_config_table[] = {
     {"SKIFF_SHM_CELLS", "32", "queue cells owned by each rank"},
     {"SKIFF_SPIN", "auto", "polls before a waiting rank yields the CPU (auto: long when ranks <= cores, none when oversubscribed)"},
     {"SKIFF_PROGRESS_TIMEOUT", "0", "seconds a blocking call may wait before it prints its pending requests (0 = never)"},
+    {"SKIFF_FINALIZE_TIMEOUT", "5", "seconds MPI_Finalize waits for a receiver to match a send before it reports the send and asks the receiver to drop it if unmatched"},
     {"SKIFF_BARRIER_N", "2", "ways of the n-way dissemination barrier (messages each rank sends per round)"},
     {"SKIFF_NODE_SIZE", "0", "treat every N consecutive ranks as one node, to exercise node-aware algorithms on one machine (0: real hosts)"},
     {"SKIFF_TRANSPORTS", "shm,tcp", "transports allowed: shm,tcp (shared memory within a node, tcp between nodes) or tcp (tcp for every pair, loopback within a node)"},
@@ -74,6 +75,17 @@ static int get_auto_int(const char *name, int min, int max, int *out)
     return get_int(name, -1, min, max, out);
 }
 
+static int get_seconds(const char *name, double dflt, double *out)
+{
+    const char *v = getenv(name);
+    *out = dflt;
+    if (!v || !*v)
+        return 0;
+    char *end;
+    *out = strtod(v, &end);
+    return *end || !(*out >= 0) ? bad(name, v, "expected seconds >= 0") : 0;
+}
+
 static int get_transports(int *out)
 {
     const char *v = getenv("SKIFF_TRANSPORTS");
@@ -97,7 +109,6 @@ static int get_transports(int *out)
 int skiff_config_load(void)
 {
     struct skiff_config c;
-    const char *t = getenv("SKIFF_PROGRESS_TIMEOUT");
     int rc = 0;
     rc |= get_int("SKIFF_DEBUG", 0, 0, 3, &c.debug);
     rc |= get_auto_int("SKIFF_SHM_CMA", 0, 1, &c.shm_cma);
@@ -119,13 +130,8 @@ int skiff_config_load(void)
     c.profile_file = getenv("SKIFF_PROFILE_FILE");
     if (c.profile_file && !*c.profile_file)
         c.profile_file = NULL;
-    c.progress_timeout = 0;
-    if (t && *t) {
-        char *end;
-        c.progress_timeout = strtod(t, &end);
-        if (*end || c.progress_timeout < 0)
-            rc |= bad("SKIFF_PROGRESS_TIMEOUT", t, "expected seconds >= 0");
-    }
+    rc |= get_seconds("SKIFF_PROGRESS_TIMEOUT", 0, &c.progress_timeout);
+    rc |= get_seconds("SKIFF_FINALIZE_TIMEOUT", 5, &c.finalize_timeout);
     /* The fast box is a ring indexed by masking: keep it a power of two. */
     size_t p = 4096;
     while (p < c.shm_fbox)

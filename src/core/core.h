@@ -35,4 +35,12 @@ static inline const struct skiff_transport *skiff_transport_for(int world_rank)
     return skiff.peer_tr[world_rank];
 }
 
+/* 1 once a peer has finalized (or ended): it will read nothing more, so nothing it has not matched yet
+ * can ever be received. */
+static inline int skiff_peer_finalized(int world_rank)
+{
+    const struct skiff_transport *t = skiff.peer_tr ? skiff.peer_tr[world_rank] : NULL;
+    return world_rank != skiff.rank && t && t->peer_finalized && t->peer_finalized(world_rank);
+}
+
 #endif

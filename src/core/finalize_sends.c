@@ -7,7 +7,6 @@
  * may yet match it, so after SKIFF_FINALIZE_TIMEOUT seconds we say what is left and ask the receiver
  * to drop it unless matched (WITHDRAW); its answer, which comes at its next MPI call, lets us return
  * without ever cutting off a transfer in progress. */
-#include "core/core.h"
 #include "core/progress.h"
 #include "core/pt2pt.h"
 #include "util/config.h"
@@ -15,12 +14,6 @@
 
 /* How often the wait looks for peers that finalized without answering (their goodbye, their state). */
 #define PEER_CHECK_SECONDS 0.01
-
-static int peer_finalized(int peer)
-{
-    const struct skiff_transport *t = skiff_transport_for(peer);
-    return t && t->peer_finalized && t->peer_finalized(peer);
-}
 
 void skiff_finalize_sends(void)
 {
@@ -34,7 +27,7 @@ void skiff_finalize_sends(void)
         if (now < next_check)
             continue;
         next_check = now + PEER_CHECK_SECONDS;
-        skiff_pt2pt_abandon_finished(peer_finalized);
+        skiff_pt2pt_abandon_finished();
         if (!withdrawn && now - start >= skiff_cfg.finalize_timeout) {
             skiff_pt2pt_withdraw_all(now - start);
             withdrawn = 1;

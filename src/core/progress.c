@@ -102,6 +102,9 @@ static void check_job_alive(void)
     char why[128];
     if (SKIFF_UNLIKELY(skiff_boot_launcher_gone()))
         skiff_abort_job(1, "the launcher's PMI server closed its connection (mpiexec, srun or Hydra is gone)");
+    /* A send to a peer that finalized without matching it can never complete: it ends with an error. */
+    if (skiff_pt2pt_outstanding() || skiff_pt2pt_busy())
+        skiff_pt2pt_abandon_finished();
     if (SKIFF_LIKELY((dead = skiff_boot_dead_peer(&aborted)) < 0)) {
         seen_at = 0;
         return;

@@ -594,7 +594,7 @@ static void abandon_peer(int peer)
     skiff_req_foreach(abandon_send, &peer);
 }
 
-void skiff_pt2pt_abandon_finished(int (*finished)(int peer))
+void skiff_pt2pt_abandon_finished(void)
 {
     unsigned char *waits = calloc((size_t)skiff.size, 1);
     if (!waits)
@@ -603,7 +603,7 @@ void skiff_pt2pt_abandon_finished(int (*finished)(int peer))
     int any = 0;
     for (int p = 0; p < skiff.size; p++) {
         waits[p] |= pp.head && pp.head[p] && p != skiff.rank;
-        waits[p] = waits[p] && finished(p);
+        waits[p] = waits[p] && skiff_peer_finalized(p);
         any |= waits[p];
     }
     /* The peer said everything it will ever say before it finalized: take all of it first (a FIN

@@ -43,9 +43,9 @@ void skiff_pt2pt_closing(void);
 /* MPI_Finalize has waited `waited` seconds: reports each send still unanswered and asks its receiver
  * to drop it if unmatched (WITHDRAW). Matched ones finish normally; nothing a peer reads is cut off. */
 void skiff_pt2pt_withdraw_all(double waited);
-/* Ends, with an error and a report, every unfinished send to a peer for which finished(peer) is 1
- * (it has finalized and reads nothing more), and forgets what still waits to be sent to it. */
-void skiff_pt2pt_abandon_finished(int (*finished)(int peer));
+/* Ends, with an error, every unfinished send to a peer that has finalized (it reads nothing more), and
+ * forgets what still waits to be sent to it. */
+void skiff_pt2pt_abandon_finished(void);
 void skiff_pt2pt_finalize(void);
 /* MPI_Finalize's wait for the sends still in flight (core/finalize_sends.c). */
 void skiff_finalize_sends(void);

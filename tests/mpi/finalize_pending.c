@@ -7,6 +7,8 @@
  *              skiff's sender waits SKIFF_FINALIZE_TIMEOUT (set to 0 here), then withdraws the send,
  *              and the receiver's probe no longer finds it. Other MPIs: the receiver just finalizes.
  *   unwaited   the receiver matches a rendezvous message with MPI_Irecv but finalizes without waiting.
+ *   blocking   skiff only (MPICH and Open MPI hang): a blocking rendezvous send to a receiver that
+ *              finalizes without receiving returns an error (MPI_ERRORS_RETURN here) that says so.
  *
  * Built with MPICH: mpicc.mpich -std=c11 finalize_pending.c && mpiexec.mpich -n 2 ./a.out unmatched */
 #include "testutil.h"
@@ -78,6 +80,16 @@ int main(int argc, char **argv)
             MPI_Request_free(&r);
         } else if (receiver) {
             MPI_Irecv(big, BIG, MPI_CHAR, rank - 1, TAG, MPI_COMM_WORLD, &r); /* never waited */
+        }
+    } else if (strcmp(mode, "blocking") == 0) {
+        if (sender) {
+            MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+            int rc = MPI_Send(big, BIG, MPI_CHAR, rank + 1, TAG, MPI_COMM_WORLD);
+            char msg[MPI_MAX_ERROR_STRING];
+            int len = 0;
+            MPI_Error_string(rc, msg, &len);
+            CHECK_MSG(rc != MPI_SUCCESS, "MPI_Send to a rank that finalized without receiving returned success");
+            fprintf(stderr, "rank %d: MPI_Send returned: %s\n", rank, msg);
         }
     } else if (strcmp(mode, "unmatched") != 0) {
         fprintf(stderr, "unknown mode %s\n", mode);

@@ -23,6 +23,8 @@ extern "C" {
 typedef intptr_t MPI_Aint;
 typedef int64_t  MPI_Offset;
 typedef MPI_Offset MPI_Count;
+/* A Fortran INTEGER: int, as the ABI's mpi_fortran.h has it and gfortran's default INTEGER is. */
+typedef int MPI_Fint;
 
 typedef struct {
     int MPI_SOURCE;
@@ -101,6 +103,13 @@ typedef struct MPI_ABI_Datatype* MPI_Datatype;
 #define MPI_DOUBLE                  ((MPI_Datatype)0x00000214)
 #define MPI_C_DOUBLE_COMPLEX        ((MPI_Datatype)0x00000216)
 #define MPI_CXX_DOUBLE_COMPLEX      ((MPI_Datatype)0x00000217)
+#define MPI_LOGICAL                 ((MPI_Datatype)0x00000218)
+#define MPI_INTEGER                 ((MPI_Datatype)0x00000219)
+#define MPI_REAL                    ((MPI_Datatype)0x0000021a)
+#define MPI_COMPLEX                 ((MPI_Datatype)0x0000021b)
+#define MPI_DOUBLE_PRECISION        ((MPI_Datatype)0x0000021c)
+#define MPI_DOUBLE_COMPLEX          ((MPI_Datatype)0x0000021d)
+#define MPI_CHARACTER               ((MPI_Datatype)0x0000021e)
 #define MPI_LONG_DOUBLE             ((MPI_Datatype)0x00000220)
 #define MPI_C_LONG_DOUBLE_COMPLEX   ((MPI_Datatype)0x00000224)
 #define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x00000225)
@@ -110,6 +119,9 @@ typedef struct MPI_ABI_Datatype* MPI_Datatype;
 #define MPI_2INT                    ((MPI_Datatype)0x0000022b)
 #define MPI_SHORT_INT               ((MPI_Datatype)0x0000022c)
 #define MPI_LONG_DOUBLE_INT         ((MPI_Datatype)0x0000022d)
+#define MPI_2REAL                   ((MPI_Datatype)0x00000230)
+#define MPI_2DOUBLE_PRECISION       ((MPI_Datatype)0x00000231)
+#define MPI_2INTEGER                ((MPI_Datatype)0x00000232)
 #define MPI_C_BOOL                  ((MPI_Datatype)0x00000238)
 #define MPI_CXX_BOOL                ((MPI_Datatype)0x00000239)
 #define MPI_WCHAR                   ((MPI_Datatype)0x0000023c)
@@ -125,6 +137,32 @@ typedef struct MPI_ABI_Datatype* MPI_Datatype;
 #define MPI_UINT32_T                ((MPI_Datatype)0x00000251)
 #define MPI_INT64_T                 ((MPI_Datatype)0x00000258)
 #define MPI_UINT64_T                ((MPI_Datatype)0x00000259)
+#define MPI_LOGICAL1                ((MPI_Datatype)0x000002c0)
+#define MPI_INTEGER1                ((MPI_Datatype)0x000002c1)
+#define MPI_LOGICAL2                ((MPI_Datatype)0x000002c8)
+#define MPI_INTEGER2                ((MPI_Datatype)0x000002c9)
+#define MPI_REAL2                   ((MPI_Datatype)0x000002ca)
+#define MPI_LOGICAL4                ((MPI_Datatype)0x000002d0)
+#define MPI_INTEGER4                ((MPI_Datatype)0x000002d1)
+#define MPI_REAL4                   ((MPI_Datatype)0x000002d2)
+#define MPI_COMPLEX4                ((MPI_Datatype)0x000002d3)
+#define MPI_LOGICAL8                ((MPI_Datatype)0x000002d8)
+#define MPI_INTEGER8                ((MPI_Datatype)0x000002d9)
+#define MPI_REAL8                   ((MPI_Datatype)0x000002da)
+#define MPI_COMPLEX8                ((MPI_Datatype)0x000002db)
+#define MPI_LOGICAL16               ((MPI_Datatype)0x000002e0)
+#define MPI_INTEGER16               ((MPI_Datatype)0x000002e1)
+#define MPI_REAL16                  ((MPI_Datatype)0x000002e2)
+#define MPI_COMPLEX16               ((MPI_Datatype)0x000002e3)
+#define MPI_COMPLEX32               ((MPI_Datatype)0x000002eb)
+
+/* Fortran 77 status arrays (MPI_Status_c2f, MPI_Status_f2c): MPI_F_STATUS_SIZE MPI_Fints each. */
+enum {
+    MPI_F_STATUS_SIZE = 8,
+    MPI_F_SOURCE      = 0,
+    MPI_F_TAG         = 1,
+    MPI_F_ERROR       = 2
+};
 
 enum {
     MPI_SUCCESS = 0,
@@ -529,6 +567,101 @@ SKIFF_MPI_API int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *r
 SKIFF_MPI_API int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
 SKIFF_MPI_API int PMPI_Cartdim_get(MPI_Comm comm, int *ndims);
 SKIFF_MPI_API int PMPI_Topo_test(MPI_Comm comm, int *status);
+
+/* Handles as integers: MPI-5's X_toint/X_fromint and the Fortran X_c2f/X_f2c (the same integers, MPI_Fint
+ * being int), for every handle kind; Fortran 77 status arrays. */
+SKIFF_MPI_API int MPI_Comm_toint(MPI_Comm comm);
+SKIFF_MPI_API MPI_Comm MPI_Comm_fromint(int comm);
+SKIFF_MPI_API MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
+SKIFF_MPI_API MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+SKIFF_MPI_API int MPI_Errhandler_toint(MPI_Errhandler errhandler);
+SKIFF_MPI_API MPI_Errhandler MPI_Errhandler_fromint(int errhandler);
+SKIFF_MPI_API MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
+SKIFF_MPI_API MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
+SKIFF_MPI_API int MPI_File_toint(MPI_File file);
+SKIFF_MPI_API MPI_File MPI_File_fromint(int file);
+SKIFF_MPI_API MPI_Fint MPI_File_c2f(MPI_File file);
+SKIFF_MPI_API MPI_File MPI_File_f2c(MPI_Fint file);
+SKIFF_MPI_API int MPI_Group_toint(MPI_Group group);
+SKIFF_MPI_API MPI_Group MPI_Group_fromint(int group);
+SKIFF_MPI_API MPI_Fint MPI_Group_c2f(MPI_Group group);
+SKIFF_MPI_API MPI_Group MPI_Group_f2c(MPI_Fint group);
+SKIFF_MPI_API int MPI_Info_toint(MPI_Info info);
+SKIFF_MPI_API MPI_Info MPI_Info_fromint(int info);
+SKIFF_MPI_API MPI_Fint MPI_Info_c2f(MPI_Info info);
+SKIFF_MPI_API MPI_Info MPI_Info_f2c(MPI_Fint info);
+SKIFF_MPI_API int MPI_Message_toint(MPI_Message message);
+SKIFF_MPI_API MPI_Message MPI_Message_fromint(int message);
+SKIFF_MPI_API MPI_Fint MPI_Message_c2f(MPI_Message message);
+SKIFF_MPI_API MPI_Message MPI_Message_f2c(MPI_Fint message);
+SKIFF_MPI_API int MPI_Op_toint(MPI_Op op);
+SKIFF_MPI_API MPI_Op MPI_Op_fromint(int op);
+SKIFF_MPI_API MPI_Fint MPI_Op_c2f(MPI_Op op);
+SKIFF_MPI_API MPI_Op MPI_Op_f2c(MPI_Fint op);
+SKIFF_MPI_API int MPI_Request_toint(MPI_Request request);
+SKIFF_MPI_API MPI_Request MPI_Request_fromint(int request);
+SKIFF_MPI_API MPI_Fint MPI_Request_c2f(MPI_Request request);
+SKIFF_MPI_API MPI_Request MPI_Request_f2c(MPI_Fint request);
+SKIFF_MPI_API int MPI_Session_toint(MPI_Session session);
+SKIFF_MPI_API MPI_Session MPI_Session_fromint(int session);
+SKIFF_MPI_API MPI_Fint MPI_Session_c2f(MPI_Session session);
+SKIFF_MPI_API MPI_Session MPI_Session_f2c(MPI_Fint session);
+SKIFF_MPI_API int MPI_Type_toint(MPI_Datatype datatype);
+SKIFF_MPI_API MPI_Datatype MPI_Type_fromint(int datatype);
+SKIFF_MPI_API MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
+SKIFF_MPI_API MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
+SKIFF_MPI_API int MPI_Win_toint(MPI_Win win);
+SKIFF_MPI_API MPI_Win MPI_Win_fromint(int win);
+SKIFF_MPI_API MPI_Fint MPI_Win_c2f(MPI_Win win);
+SKIFF_MPI_API MPI_Win MPI_Win_f2c(MPI_Fint win);
+SKIFF_MPI_API int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+SKIFF_MPI_API int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+SKIFF_MPI_API int PMPI_Comm_toint(MPI_Comm comm);
+SKIFF_MPI_API MPI_Comm PMPI_Comm_fromint(int comm);
+SKIFF_MPI_API MPI_Fint PMPI_Comm_c2f(MPI_Comm comm);
+SKIFF_MPI_API MPI_Comm PMPI_Comm_f2c(MPI_Fint comm);
+SKIFF_MPI_API int PMPI_Errhandler_toint(MPI_Errhandler errhandler);
+SKIFF_MPI_API MPI_Errhandler PMPI_Errhandler_fromint(int errhandler);
+SKIFF_MPI_API MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler errhandler);
+SKIFF_MPI_API MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint errhandler);
+SKIFF_MPI_API int PMPI_File_toint(MPI_File file);
+SKIFF_MPI_API MPI_File PMPI_File_fromint(int file);
+SKIFF_MPI_API MPI_Fint PMPI_File_c2f(MPI_File file);
+SKIFF_MPI_API MPI_File PMPI_File_f2c(MPI_Fint file);
+SKIFF_MPI_API int PMPI_Group_toint(MPI_Group group);
+SKIFF_MPI_API MPI_Group PMPI_Group_fromint(int group);
+SKIFF_MPI_API MPI_Fint PMPI_Group_c2f(MPI_Group group);
+SKIFF_MPI_API MPI_Group PMPI_Group_f2c(MPI_Fint group);
+SKIFF_MPI_API int PMPI_Info_toint(MPI_Info info);
+SKIFF_MPI_API MPI_Info PMPI_Info_fromint(int info);
+SKIFF_MPI_API MPI_Fint PMPI_Info_c2f(MPI_Info info);
+SKIFF_MPI_API MPI_Info PMPI_Info_f2c(MPI_Fint info);
+SKIFF_MPI_API int PMPI_Message_toint(MPI_Message message);
+SKIFF_MPI_API MPI_Message PMPI_Message_fromint(int message);
+SKIFF_MPI_API MPI_Fint PMPI_Message_c2f(MPI_Message message);
+SKIFF_MPI_API MPI_Message PMPI_Message_f2c(MPI_Fint message);
+SKIFF_MPI_API int PMPI_Op_toint(MPI_Op op);
+SKIFF_MPI_API MPI_Op PMPI_Op_fromint(int op);
+SKIFF_MPI_API MPI_Fint PMPI_Op_c2f(MPI_Op op);
+SKIFF_MPI_API MPI_Op PMPI_Op_f2c(MPI_Fint op);
+SKIFF_MPI_API int PMPI_Request_toint(MPI_Request request);
+SKIFF_MPI_API MPI_Request PMPI_Request_fromint(int request);
+SKIFF_MPI_API MPI_Fint PMPI_Request_c2f(MPI_Request request);
+SKIFF_MPI_API MPI_Request PMPI_Request_f2c(MPI_Fint request);
+SKIFF_MPI_API int PMPI_Session_toint(MPI_Session session);
+SKIFF_MPI_API MPI_Session PMPI_Session_fromint(int session);
+SKIFF_MPI_API MPI_Fint PMPI_Session_c2f(MPI_Session session);
+SKIFF_MPI_API MPI_Session PMPI_Session_f2c(MPI_Fint session);
+SKIFF_MPI_API int PMPI_Type_toint(MPI_Datatype datatype);
+SKIFF_MPI_API MPI_Datatype PMPI_Type_fromint(int datatype);
+SKIFF_MPI_API MPI_Fint PMPI_Type_c2f(MPI_Datatype datatype);
+SKIFF_MPI_API MPI_Datatype PMPI_Type_f2c(MPI_Fint datatype);
+SKIFF_MPI_API int PMPI_Win_toint(MPI_Win win);
+SKIFF_MPI_API MPI_Win PMPI_Win_fromint(int win);
+SKIFF_MPI_API MPI_Fint PMPI_Win_c2f(MPI_Win win);
+SKIFF_MPI_API MPI_Win PMPI_Win_f2c(MPI_Fint win);
+SKIFF_MPI_API int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+SKIFF_MPI_API int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
 
 /* Tools interface: control variables (every SKIFF_* setting). */
 SKIFF_MPI_API int MPI_T_init_thread(int required, int *provided);

@@ -78,3 +78,9 @@ skiff_coll_test(coll_bcast_nodes2     coll_bcast.c           "3;5"        REQUIR
 skiff_coll_test(coll_reduce_nodes     coll_reduce.c          "4;7"        REQUIRES ${red} ENV SKIFF_NODE_SIZE=2)
 skiff_coll_test(coll_userop_nodes     coll_userop.c          "5"          REQUIRES ${red} MPI_Op_create MPI_Op_free
   ENV SKIFF_NODE_SIZE=2)
+
+# The Fortran datatypes from C: sizes as gfortran has them, names, point-to-point, and Allreduce / Reduce
+# with every op the standard allows on each (complex SUM/PROD, LOGICAL LAND/LOR/LXOR, MAXLOC on the pairs).
+skiff_coll_test(dt_fortran            dt_fortran.c           "1;2;3;4;5;8" REQUIRES MPI_Allreduce MPI_Reduce)
+skiff_coll_test(dt_fortran_nodes      dt_fortran.c           "4"          REQUIRES MPI_Allreduce MPI_Reduce
+  ENV SKIFF_NODE_SIZE=2)

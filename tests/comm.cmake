@@ -13,3 +13,6 @@ skiff_mpi_test(      comm_errors            comm_errors.c          "1;2;3;4;5;8"
 # Cartesian grids: create, coords/rank, shift, sub, halo exchange; Dims_create known answers.
 skiff_mpi_test(      cart_topo              cart_topo.c            "1;2;3;4;5;8")
 skiff_mpi_test(      cart_dims              cart_dims.c            "1;2")
+# Handles as Fortran integers (c2f/f2c, and MPI-5's toint/fromint): every kind, predefined with their ABI
+# values and user-made, freed and made-up integers, 2000 requests through a table that must recycle; statuses.
+skiff_mpi_test(      fint_convert           fint_convert.c         "1;2;3;4;singleton")

@@ -44,6 +44,31 @@ struct long_double_int { long double v; int i; };
                                                {offsetof(st, i), sizeof(int)}},                        \
         .nruns = 2, .runs = (const struct skiff_run[]){{sizeof(first), 1}, {sizeof(int), 1}}}
 
+/* A pair of one type (MPI_2INT and the Fortran pairs, whose index has the value's type): no padding. */
+#define TWIN(h, type, nm)                                                                              \
+    [(h) - PREDEF_BASE] = {COMMON(h, nm), .size = 2 * sizeof(type), .extent = 2 * sizeof(type),         \
+                           .true_extent = 2 * sizeof(type), .contiguous = 1, .nelems = 2,              \
+                           .align = alignof(type), .nblocks = 1,                                       \
+                           .blocks = (const struct skiff_block[]){{0, 2 * sizeof(type)}}, .nruns = 1,   \
+                           .runs = (const struct skiff_run[]){{sizeof(type), 2}}}
+
+/* Fortran types as gfortran lays them out on this platform: INTEGER, REAL and LOGICAL are 4 bytes,
+ * LOGICAL is an integer with .true. = 1, COMPLEX is two REALs. REAL(16) is IEEE binary128 (_Float128),
+ * INTEGER(16) and LOGICAL(16) are 128-bit integers; where the compiler lacks them, so does skiff. No
+ * Fortran compiler here has REAL(2), so MPI_REAL2 and MPI_COMPLEX4 are left out, as MPICH and Open MPI
+ * leave them out (see skiff_type_unsupported). */
+#if defined(__SIZEOF_INT128__)
+#define INT128_TYPES(X) X(0x2e0, __int128, "MPI_LOGICAL16") X(0x2e1, __int128, "MPI_INTEGER16")
+#else
+#define INT128_TYPES(X)
+#endif
+#if defined(__FLT128_MAX__)
+#define FLOAT128_TYPES(X) X(0x2e2, _Float128, "MPI_REAL16") X(0x2eb, _Complex _Float128, "MPI_COMPLEX32")
+#else
+#define FLOAT128_TYPES(X)
+#endif
+#define BASIC_X(h, type, nm) BASIC(h, type, nm),
+
 static const struct skiff_type predefined[PREDEF_COUNT] = {
     BASIC(0x201, intptr_t, "MPI_AINT"),
     BASIC(0x202, int64_t, "MPI_COUNT"),
@@ -63,18 +88,25 @@ static const struct skiff_type predefined[PREDEF_COUNT] = {
     BASIC(0x214, double, "MPI_DOUBLE"),
     BASIC(0x216, double _Complex, "MPI_C_DOUBLE_COMPLEX"),
     BASIC(0x217, double _Complex, "MPI_CXX_DOUBLE_COMPLEX"),
+    BASIC(0x218, int, "MPI_LOGICAL"),
+    BASIC(0x219, int, "MPI_INTEGER"),
+    BASIC(0x21a, float, "MPI_REAL"),
+    BASIC(0x21b, float _Complex, "MPI_COMPLEX"),
+    BASIC(0x21c, double, "MPI_DOUBLE_PRECISION"),
+    BASIC(0x21d, double _Complex, "MPI_DOUBLE_COMPLEX"),
+    BASIC(0x21e, char, "MPI_CHARACTER"),
     BASIC(0x220, long double, "MPI_LONG_DOUBLE"),
     BASIC(0x224, long double _Complex, "MPI_C_LONG_DOUBLE_COMPLEX"),
     BASIC(0x225, long double _Complex, "MPI_CXX_LONG_DOUBLE_COMPLEX"),
     PAIR(0x228, struct float_int, float, "MPI_FLOAT_INT"),
     PAIR(0x229, struct double_int, double, "MPI_DOUBLE_INT"),
     PAIR(0x22a, struct long_int, long, "MPI_LONG_INT"),
-    [0x22b - PREDEF_BASE] = {COMMON(0x22b, "MPI_2INT"), .size = 2 * sizeof(int), .extent = 2 * sizeof(int),
-                             .true_extent = 2 * sizeof(int), .contiguous = 1, .nelems = 2, .align = alignof(int),
-                             .nblocks = 1, .blocks = (const struct skiff_block[]){{0, 2 * sizeof(int)}},
-                             .nruns = 1, .runs = (const struct skiff_run[]){{sizeof(int), 2}}},
+    TWIN(0x22b, int, "MPI_2INT"),
     PAIR(0x22c, struct short_int, short, "MPI_SHORT_INT"),
     PAIR(0x22d, struct long_double_int, long double, "MPI_LONG_DOUBLE_INT"),
+    TWIN(0x230, float, "MPI_2REAL"),
+    TWIN(0x231, double, "MPI_2DOUBLE_PRECISION"),
+    TWIN(0x232, int, "MPI_2INTEGER"),
     BASIC(0x238, bool, "MPI_C_BOOL"),
     BASIC(0x239, bool, "MPI_CXX_BOOL"),
     BASIC(0x23c, wchar_t, "MPI_WCHAR"),
@@ -90,6 +122,19 @@ static const struct skiff_type predefined[PREDEF_COUNT] = {
     BASIC(0x251, uint32_t, "MPI_UINT32_T"),
     BASIC(0x258, int64_t, "MPI_INT64_T"),
     BASIC(0x259, uint64_t, "MPI_UINT64_T"),
+    BASIC(0x2c0, int8_t, "MPI_LOGICAL1"),
+    BASIC(0x2c1, int8_t, "MPI_INTEGER1"),
+    BASIC(0x2c8, int16_t, "MPI_LOGICAL2"),
+    BASIC(0x2c9, int16_t, "MPI_INTEGER2"),
+    BASIC(0x2d0, int32_t, "MPI_LOGICAL4"),
+    BASIC(0x2d1, int32_t, "MPI_INTEGER4"),
+    BASIC(0x2d2, float, "MPI_REAL4"),
+    BASIC(0x2d8, int64_t, "MPI_LOGICAL8"),
+    BASIC(0x2d9, int64_t, "MPI_INTEGER8"),
+    BASIC(0x2da, double, "MPI_REAL8"),
+    BASIC(0x2db, float _Complex, "MPI_COMPLEX8"),
+    BASIC(0x2e3, double _Complex, "MPI_COMPLEX16"),
+    INT128_TYPES(BASIC_X) FLOAT128_TYPES(BASIC_X)
 };
 
 /* Released objects are kept for reuse, never returned to malloc: a stale handle then still points at
@@ -107,6 +152,18 @@ const struct skiff_type *skiff_type_get(MPI_Datatype dt)
     else
         return NULL;
     return t->magic == SKIFF_TYPE_MAGIC ? t : NULL;
+}
+
+/* The optional Fortran kinds: present in the table where this platform has the C type, else refused. */
+const char *skiff_type_unsupported(MPI_Datatype dt)
+{
+    static const struct { uintptr_t h; const char *name; } optional[] = {
+        {0x2ca, "MPI_REAL2"},     {0x2d3, "MPI_COMPLEX4"}, {0x2e0, "MPI_LOGICAL16"},
+        {0x2e1, "MPI_INTEGER16"}, {0x2e2, "MPI_REAL16"},   {0x2eb, "MPI_COMPLEX32"}};
+    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
+        if ((uintptr_t)dt == optional[i].h && predefined[optional[i].h - PREDEF_BASE].magic != SKIFF_TYPE_MAGIC)
+            return optional[i].name;
+    return NULL;
 }
 
 struct skiff_type *skiff_type_alloc(void)

@@ -56,6 +56,11 @@ struct skiff_type {
 /* NULL for MPI_DATATYPE_NULL, freed handles and anything that is not a datatype skiff knows. */
 const struct skiff_type *skiff_type_get(MPI_Datatype dt);
 
+/* The name of an ABI datatype handle that this platform has no type for (MPI_REAL2: no Fortran compiler
+ * here has a 2-byte REAL), else NULL. Every call refuses such a handle as it refuses MPI_DATATYPE_NULL;
+ * it converts to and from its ABI integer all the same. */
+const char *skiff_type_unsupported(MPI_Datatype dt);
+
 static inline MPI_Datatype skiff_type_handle(const struct skiff_type *t)
 {
     return (MPI_Datatype)(void *)(uintptr_t)t;

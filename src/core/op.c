@@ -20,12 +20,38 @@
     X(MPI_INT16_T, int16_t) X(MPI_INT32_T, int32_t) X(MPI_INT64_T, int64_t) X(MPI_UINT8_T, uint8_t)      \
     X(MPI_UINT16_T, uint16_t) X(MPI_UINT32_T, uint32_t) X(MPI_UINT64_T, uint64_t) X(MPI_AINT, intptr_t) \
     X(MPI_OFFSET, int64_t) X(MPI_COUNT, int64_t)
-#define FLOAT_TYPES(X) X(MPI_FLOAT, float) X(MPI_DOUBLE, double) X(MPI_LONG_DOUBLE, long double)
+/* The Fortran kinds, with the C types of the datatype table (core/datatype.c). The 16-byte kinds exist
+ * where the compiler has __int128 and _Float128. */
+#if defined(__SIZEOF_INT128__)
+#define INTEGER16(X) X(MPI_INTEGER16, __int128)
+#define LOGICAL16(X) X(MPI_LOGICAL16, __int128)
+#else
+#define INTEGER16(X)
+#define LOGICAL16(X)
+#endif
+#if defined(__FLT128_MAX__)
+#define REAL16(X) X(MPI_REAL16, _Float128)
+#define COMPLEX32(X) X(MPI_COMPLEX32, _Complex _Float128)
+#else
+#define REAL16(X)
+#define COMPLEX32(X)
+#endif
+#define FORTRAN_INT_TYPES(X)                                                                            \
+    X(MPI_INTEGER, int) X(MPI_INTEGER1, int8_t) X(MPI_INTEGER2, int16_t) X(MPI_INTEGER4, int32_t)        \
+    X(MPI_INTEGER8, int64_t) INTEGER16(X)
+#define FLOAT_TYPES(X)                                                                                  \
+    X(MPI_FLOAT, float) X(MPI_DOUBLE, double) X(MPI_LONG_DOUBLE, long double) X(MPI_REAL, float)         \
+    X(MPI_DOUBLE_PRECISION, double) X(MPI_REAL4, float) X(MPI_REAL8, double) REAL16(X)
 #define COMPLEX_TYPES(X)                                                                                \
     X(MPI_C_FLOAT_COMPLEX, float _Complex) X(MPI_C_DOUBLE_COMPLEX, double _Complex)                     \
     X(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex) X(MPI_CXX_FLOAT_COMPLEX, float _Complex)         \
-    X(MPI_CXX_DOUBLE_COMPLEX, double _Complex) X(MPI_CXX_LONG_DOUBLE_COMPLEX, long double _Complex)
-#define BOOL_TYPES(X) X(MPI_C_BOOL, bool) X(MPI_CXX_BOOL, bool)
+    X(MPI_CXX_DOUBLE_COMPLEX, double _Complex) X(MPI_CXX_LONG_DOUBLE_COMPLEX, long double _Complex)      \
+    X(MPI_COMPLEX, float _Complex) X(MPI_DOUBLE_COMPLEX, double _Complex) X(MPI_COMPLEX8, float _Complex) \
+    X(MPI_COMPLEX16, double _Complex) COMPLEX32(X)
+/* Fortran LOGICAL is an integer, .true. = 1 with gfortran; the kernels give 1 for true. */
+#define LOGICAL_TYPES(X)                                                                                \
+    X(MPI_C_BOOL, bool) X(MPI_CXX_BOOL, bool) X(MPI_LOGICAL, int) X(MPI_LOGICAL1, int8_t)              \
+    X(MPI_LOGICAL2, int16_t) X(MPI_LOGICAL4, int32_t) X(MPI_LOGICAL8, int64_t) LOGICAL16(X)
 
 struct pair_float { float v; int i; };
 struct pair_double { double v; int i; };
@@ -33,10 +59,14 @@ struct pair_long { long v; int i; };
 struct pair_int { int v; int i; };
 struct pair_short { short v; int i; };
 struct pair_long_double { long double v; int i; };
+/* Fortran's pairs hold the index in the value's type. */
+struct pair_real { float v, i; };
+struct pair_double_precision { double v, i; };
 #define PAIR_TYPES(X)                                                                                   \
     X(MPI_FLOAT_INT, struct pair_float) X(MPI_DOUBLE_INT, struct pair_double)                           \
     X(MPI_LONG_INT, struct pair_long) X(MPI_2INT, struct pair_int) X(MPI_SHORT_INT, struct pair_short)  \
-    X(MPI_LONG_DOUBLE_INT, struct pair_long_double)
+    X(MPI_LONG_DOUBLE_INT, struct pair_long_double) X(MPI_2REAL, struct pair_real)                      \
+    X(MPI_2DOUBLE_PRECISION, struct pair_double_precision) X(MPI_2INTEGER, struct pair_int)
 
 #define LOOP(T, EXPR)                                                                                   \
     do {                                                                                                \
@@ -60,7 +90,7 @@ static int arith(MPI_Op op, const void *in, void *inout, size_t n, MPI_Datatype 
         else return 0;                                                                                  \
         return 1;                                                                                       \
     }
-    INT_TYPES(X) FLOAT_TYPES(X)
+    INT_TYPES(X) FORTRAN_INT_TYPES(X) FLOAT_TYPES(X)
 #undef X
     return 0;
 }
@@ -75,7 +105,7 @@ static int logical(MPI_Op op, const void *in, void *inout, size_t n, MPI_Datatyp
         else return 0;                                                                                  \
         return 1;                                                                                       \
     }
-    INT_TYPES(X) BOOL_TYPES(X)
+    INT_TYPES(X) LOGICAL_TYPES(X)
 #undef X
     return 0;
 }
@@ -90,7 +120,7 @@ static int bitwise(MPI_Op op, const void *in, void *inout, size_t n, MPI_Datatyp
         else return 0;                                                                                  \
         return 1;                                                                                       \
     }
-    INT_TYPES(X) X(MPI_BYTE, unsigned char)
+    INT_TYPES(X) FORTRAN_INT_TYPES(X) X(MPI_BYTE, unsigned char)
 #undef X
     return 0;
 }

@@ -68,9 +68,14 @@ static inline int skiff_check_count(int count)
 static inline int skiff_check_dtype(MPI_Datatype dt, int committed, const struct skiff_type **out)
 {
     const struct skiff_type *t = skiff_type_get(dt);
-    if (SKIFF_UNLIKELY(!t))
+    if (SKIFF_UNLIKELY(!t)) {
+        const char *absent = skiff_type_unsupported(dt);
+        if (absent)
+            return skiff_err(MPI_ERR_TYPE, "invalid datatype %s (an optional type this platform does not have)",
+                             absent);
         return skiff_err(MPI_ERR_TYPE, "invalid datatype %s",
                          dt == MPI_DATATYPE_NULL ? "(MPI_DATATYPE_NULL)" : "(not a datatype, or already freed)");
+    }
     if (SKIFF_UNLIKELY(committed && !t->committed))
         return skiff_err(MPI_ERR_TYPE,
                          "datatype (derived: %zu bytes of data, extent %td) is not committed: call "

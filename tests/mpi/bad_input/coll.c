@@ -262,6 +262,38 @@ static int allreduce_maxloc_int(struct bad_ctx *x)
     return MPI_Allreduce(x->ibuf, x->ibuf2, 2, MPI_INT, MPI_MAXLOC, x->comm);
 }
 
+/* The Fortran types admit only the ops of their class: no arithmetic on LOGICAL or CHARACTER, no
+ * logical ops on INTEGER, no bitwise ops on REAL, no order on complex numbers, locations on pairs only. */
+static int allreduce_sum_logical(struct bad_ctx *x)
+{
+    return MPI_Allreduce(x->ibuf, x->ibuf2, 1, MPI_LOGICAL, MPI_SUM, x->comm);
+}
+
+static int allreduce_sum_character(struct bad_ctx *x)
+{
+    return MPI_Allreduce(x->ibuf, x->ibuf2, 1, MPI_CHARACTER, MPI_SUM, x->comm);
+}
+
+static int allreduce_land_integer(struct bad_ctx *x)
+{
+    return MPI_Allreduce(x->ibuf, x->ibuf2, 1, MPI_INTEGER, MPI_LAND, x->comm);
+}
+
+static int allreduce_band_real(struct bad_ctx *x)
+{
+    return MPI_Allreduce(x->dbuf, x->dbuf + 8, 1, MPI_REAL, MPI_BAND, x->comm);
+}
+
+static int allreduce_max_double_complex(struct bad_ctx *x)
+{
+    return MPI_Allreduce(x->dbuf, x->dbuf + 8, 1, MPI_DOUBLE_COMPLEX, MPI_MAX, x->comm);
+}
+
+static int allreduce_maxloc_double_precision(struct bad_ctx *x)
+{
+    return MPI_Allreduce(x->dbuf, x->dbuf + 8, 2, MPI_DOUBLE_PRECISION, MPI_MAXLOC, x->comm);
+}
+
 static int allreduce_sum_derived(struct bad_ctx *x)
 {
     MPI_Datatype t = int_and_double();
@@ -1079,6 +1111,17 @@ const struct bad_case bad_coll[] = {
     {"allreduce_op_no_op", "MPI_Allreduce", MPI_ERR_OP, "MPI_NO_OP", allreduce_op_no_op},
     {"allreduce_maxloc_int", "MPI_Allreduce", MPI_ERR_OP, "MPI_MAXLOC is not defined for MPI_INT",
      allreduce_maxloc_int},
+    {"allreduce_sum_logical", "MPI_Allreduce", MPI_ERR_OP, "MPI_SUM is not defined for MPI_LOGICAL",
+     allreduce_sum_logical},
+    {"allreduce_sum_character", "MPI_Allreduce", MPI_ERR_OP, "MPI_SUM is not defined for MPI_CHARACTER",
+     allreduce_sum_character},
+    {"allreduce_land_integer", "MPI_Allreduce", MPI_ERR_OP, "MPI_LAND is not defined for MPI_INTEGER",
+     allreduce_land_integer},
+    {"allreduce_band_real", "MPI_Allreduce", MPI_ERR_OP, "MPI_BAND is not defined for MPI_REAL", allreduce_band_real},
+    {"allreduce_max_double_complex", "MPI_Allreduce", MPI_ERR_OP, "MPI_MAX is not defined for MPI_DOUBLE_COMPLEX",
+     allreduce_max_double_complex},
+    {"allreduce_maxloc_double_precision", "MPI_Allreduce", MPI_ERR_OP,
+     "MPI_MAXLOC is not defined for MPI_DOUBLE_PRECISION", allreduce_maxloc_double_precision},
     {"allreduce_sum_derived", "MPI_Allreduce", MPI_ERR_OP, "MPI_SUM is not defined for a derived datatype of mixed",
      allreduce_sum_derived},
     {"allreduce_land_derived_double", "MPI_Allreduce", MPI_ERR_OP,

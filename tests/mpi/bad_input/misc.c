@@ -1,4 +1,5 @@
-/* bad_input rows: ops, memory, environment, error classes and strings, MPI_T (see bad_input.h). */
+/* bad_input rows: ops, memory, environment, error classes and strings, Fortran statuses, absent datatypes,
+ * MPI_T (see bad_input.h). */
 #include "bad_input.h"
 
 static void noop(void *in, void *inout, int *len, MPI_Datatype *dt)
@@ -363,6 +364,45 @@ static int t_cvar_write_read_only(struct bad_ctx *x)
     return rc;
 }
 
+/* ---- MPI_Status_c2f, MPI_Status_f2c; datatypes this platform lacks */
+
+static int status_c2f_ignore(struct bad_ctx *x)
+{
+    MPI_Fint f[MPI_F_STATUS_SIZE];
+    (void)x;
+    return MPI_Status_c2f(MPI_STATUS_IGNORE, f);
+}
+
+static int status_c2f_out_null(struct bad_ctx *x)
+{
+    return MPI_Status_c2f(&x->status, NULL);
+}
+
+static int status_f2c_in_null(struct bad_ctx *x)
+{
+    return MPI_Status_f2c(NULL, &x->status);
+}
+
+static int status_f2c_ignore(struct bad_ctx *x)
+{
+    MPI_Fint f[MPI_F_STATUS_SIZE] = {0};
+    (void)x;
+    return MPI_Status_f2c(f, MPI_STATUS_IGNORE);
+}
+
+/* No compiler here has a 2-byte REAL: MPI_REAL2 and MPI_COMPLEX4 are ABI names without a type. */
+static int type_size_real2(struct bad_ctx *x)
+{
+    int size;
+    (void)x;
+    return MPI_Type_size(MPI_REAL2, &size);
+}
+
+static int send_complex4(struct bad_ctx *x)
+{
+    return MPI_Send(x->ibuf, 1, MPI_COMPLEX4, 0, 0, x->comm);
+}
+
 const struct bad_case bad_misc[] = {
     {"op_create_fn_null", "MPI_Op_create", MPI_ERR_ARG, "user_fn is NULL", op_create_fn_null},
     {"op_create_out_null", "MPI_Op_create", MPI_ERR_ARG, "op is NULL", op_create_out_null},
@@ -374,6 +414,13 @@ const struct bad_case bad_misc[] = {
     {"op_commutative_freed", "MPI_Op_commutative", MPI_ERR_OP, "freed", op_commutative_freed},
     {"op_commutative_op_null", "MPI_Op_commutative", MPI_ERR_OP, "MPI_OP_NULL", op_commutative_op_null},
     {"op_commutative_out_null", "MPI_Op_commutative", MPI_ERR_ARG, "commute is NULL", op_commutative_out_null},
+    {"status_c2f_ignore", "MPI_Status_c2f", MPI_ERR_ARG, "c_status is NULL", status_c2f_ignore},
+    {"status_c2f_out_null", "MPI_Status_c2f", MPI_ERR_ARG, "f_status is NULL", status_c2f_out_null},
+    {"status_f2c_in_null", "MPI_Status_f2c", MPI_ERR_ARG, "f_status is NULL", status_f2c_in_null},
+    {"status_f2c_ignore", "MPI_Status_f2c", MPI_ERR_ARG, "c_status is NULL", status_f2c_ignore},
+    {"type_size_real2", "MPI_Type_size", MPI_ERR_TYPE, "MPI_REAL2 (an optional type this platform does not have)",
+     type_size_real2},
+    {"send_complex4", "MPI_Send", MPI_ERR_TYPE, "MPI_COMPLEX4 (an optional type", send_complex4},
     {"alloc_mem_size_negative", "MPI_Alloc_mem", MPI_ERR_ARG, "size -5", alloc_mem_size_negative},
     {"alloc_mem_info_invalid", "MPI_Alloc_mem", MPI_ERR_INFO, "invalid info", alloc_mem_info_invalid},
     {"alloc_mem_baseptr_null", "MPI_Alloc_mem", MPI_ERR_ARG, "baseptr is NULL", alloc_mem_baseptr_null},

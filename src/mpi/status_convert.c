@@ -1,0 +1,44 @@
+/* Statuses as Fortran 77 arrays of MPI_F_STATUS_SIZE integers: source, tag and error at the ABI's
+ * indices, then the hidden fields in order, so a status survives the round trip whole (MPI_Get_count
+ * still reads it). Unprofiled, like the handle conversions. */
+#include "mpi/mpi_impl.h"
+
+#define HIDDEN (sizeof ((MPI_Status *)0)->MPI_internal / sizeof(int))
+_Static_assert(MPI_F_ERROR + 1 + HIDDEN == MPI_F_STATUS_SIZE && MPI_F_SOURCE == 0 && MPI_F_TAG == 1,
+               "a Fortran status is source, tag, error, then the hidden fields");
+
+static int check(const void *from, const char *from_name, const void *to, const char *to_name)
+{
+    int rc = skiff_check_ptr(from, from_name);
+    return skiff_fail_world(rc ? rc : skiff_check_ptr(to, to_name));
+}
+
+int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
+{
+    skiff_call = "MPI_Status_c2f";
+    int rc = check(c_status, "c_status", f_status, "f_status");
+    if (rc)
+        return rc;
+    f_status[MPI_F_SOURCE] = c_status->MPI_SOURCE;
+    f_status[MPI_F_TAG] = c_status->MPI_TAG;
+    f_status[MPI_F_ERROR] = c_status->MPI_ERROR;
+    for (size_t i = 0; i < HIDDEN; i++)
+        f_status[MPI_F_ERROR + 1 + i] = c_status->MPI_internal[i];
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Status_c2f)
+
+int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
+{
+    skiff_call = "MPI_Status_f2c";
+    int rc = check(f_status, "f_status", c_status, "c_status");
+    if (rc)
+        return rc;
+    c_status->MPI_SOURCE = f_status[MPI_F_SOURCE];
+    c_status->MPI_TAG = f_status[MPI_F_TAG];
+    c_status->MPI_ERROR = f_status[MPI_F_ERROR];
+    for (size_t i = 0; i < HIDDEN; i++)
+        c_status->MPI_internal[i] = f_status[MPI_F_ERROR + 1 + i];
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Status_f2c)

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -66,6 +67,20 @@ static void single_thread_fifo(void **state)
     free(a.base);
 }
 
+/* Nothing to take yet. A short poll keeps the fine interleaving the test is after while the peer runs
+ * on the other core; past that the peer is likely preempted (threads outnumber the cores, and the
+ * machine may be busy), so sleep: a sleeper that wakes is scheduled at once, whereas a spinner burnt
+ * its time slices and a yielder handed them to whatever else was running (under 10 busy loops on 2
+ * cores: spinning 4-15 s, yielding 13-16 s, this 1 s). Not a lock or condition variable: those would
+ * order the threads for ThreadSanitizer and hide a missing barrier in the queue's own atomics. */
+static void wait_for_peer(unsigned *idle)
+{
+    if (++*idle < 64)
+        return;
+    struct timespec nap = {0, 20000};
+    nanosleep(&nap, NULL);
+}
+
 struct prod_arg {
     struct area *a;
     int id;
@@ -77,8 +92,9 @@ static void *producer(void *arg)
     struct skiff_cell_pool p = pool_for(pa->a, pa->id);
     for (int i = 0; i < PER_PROD; i++) {
         struct skiff_cell *c;
+        unsigned idle = 0;
         while (!(c = skiff_cell_alloc(&p)))
-            ;
+            wait_for_peer(&idle);
         c->hdr.src = pa->id;
         c->hdr.tag = i;
         skiff_queue_push(pa->a->base, pa->a->mb, (uint64_t)((unsigned char *)c - pa->a->base));
@@ -97,10 +113,14 @@ static void concurrent_producers_keep_their_order(void **state)
         pthread_create(&th[i], NULL, producer, &args[i]);
     }
     int next[NPROD] = {0};
+    unsigned idle = 0;
     for (int got = 0; got < NPROD * PER_PROD;) {
         uint64_t off = skiff_queue_pop(a.base, a.mb);
-        if (!off)
+        if (!off) {
+            wait_for_peer(&idle);
             continue;
+        }
+        idle = 0;
         struct skiff_cell *c = (struct skiff_cell *)(a.base + off);
         int src = c->hdr.src;
         assert_in_range(src, 0, NPROD - 1);

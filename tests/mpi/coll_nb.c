@@ -32,8 +32,13 @@ static int g_rank, g_np;
 static void poll_done(MPI_Request *req, const char *what)
 {
     int flag = 0;
-    while (!flag)
+    unsigned polls = 0;
+    for (;;) {
         CHECK_MPI(MPI_Test(req, &flag, MPI_STATUS_IGNORE));
+        if (flag)
+            break;
+        tu_poll_pause(&polls);
+    }
     CHECK_MSG(*req == MPI_REQUEST_NULL, "%s: request not MPI_REQUEST_NULL after completion",
               what);
 }
@@ -220,7 +225,9 @@ static void overlap(int iter)
 
     /* Test-poll everything, newest first. */
     int left_to_do = NREQ;
+    unsigned polls = 0;
     while (left_to_do > 0) {
+        int before = left_to_do;
         for (int k = NREQ - 1; k >= 0; k--) {
             if (req[k] == MPI_REQUEST_NULL)
                 continue;
@@ -231,6 +238,10 @@ static void overlap(int iter)
                 left_to_do--;
             }
         }
+        if (left_to_do == before)
+            tu_poll_pause(&polls);
+        else
+            polls = 0;
     }
 
     CHECK_EQ(1000 * iter + left, user_in);
@@ -323,8 +334,13 @@ static void many(void)
         CHECK_MPI(MPI_Iallreduce(&in[i], &out[i], 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &req[i]));
     }
     int flag = 0;
-    while (!flag)
+    unsigned polls = 0;
+    for (;;) {
         CHECK_MPI(MPI_Testall(N, req, &flag, TU_STATUSES_IGNORE));
+        if (flag)
+            break;
+        tu_poll_pause(&polls);
+    }
     for (int i = 0; i < N; i++)
         CHECK_EQ((long)(i + 1) * g_np * (g_np - 1) / 2, out[i]);
 

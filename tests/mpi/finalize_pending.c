@@ -13,7 +13,6 @@
  * Built with MPICH: mpicc.mpich -std=c11 finalize_pending.c && mpiexec.mpich -n 2 ./a.out unmatched */
 #include "testutil.h"
 
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,17 +27,18 @@ static int is_skiff(void)
     return strstr(v, "skiff") != NULL;
 }
 
-/* Waits (yielding) until a message with TAG from src is there (want 1) or gone (want 0). A probe that
- * finds its message need not look for news, so a probe for a tag nobody sends keeps the library
- * moving while we wait for the message to go. */
+/* Waits (pausing, see tu_poll_pause) until a message with TAG from src is there (want 1) or gone
+ * (want 0). A probe that finds its message need not look for news, so a probe for a tag nobody sends
+ * keeps the library moving while we wait for the message to go. */
 static void probe_until(int src, int want)
 {
     int flag = !want, none;
+    unsigned polls = 0;
     while (flag != want) {
         MPI_Iprobe(src, TAG + 99, MPI_COMM_WORLD, &none, MPI_STATUS_IGNORE);
         MPI_Iprobe(src, TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
         if (flag != want)
-            sched_yield();
+            tu_poll_pause(&polls);
     }
 }
 

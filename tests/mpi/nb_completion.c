@@ -66,7 +66,9 @@ static void drain(struct ex *e, int style)
 {
     int *idx = tu_malloc(sizeof(int) * (size_t)e->k);
     int left = e->k - 1, flag, one, outcount;
+    unsigned polls = 0;
     while (left > 0) {
+        int before = left;
         switch (style) {
         case WAITANY:
             CHECK_MPI(MPI_Waitany(e->k, e->rreq, &one, &e->st[0]));
@@ -103,6 +105,10 @@ static void drain(struct ex *e, int style)
             }
             break;
         }
+        if (left == before)
+            tu_poll_pause(&polls);
+        else
+            polls = 0;
     }
     free(idx);
 }
@@ -177,8 +183,11 @@ static void get_status(struct ex *e)
     CHECK_EQ(0, flag);
     exchange_go(e);
     CHECK_MPI(MPI_Isend(&out, 1, MPI_INT, e->partner, TAG_BASE + 1, MPI_COMM_WORLD, &s));
-    while (!flag)
+    for (unsigned polls = 0;; tu_poll_pause(&polls)) {
         CHECK_MPI(MPI_Request_get_status(r, &flag, &st));
+        if (flag)
+            break;
+    }
     CHECK(r != MPI_REQUEST_NULL); /* still ours to complete */
     CHECK_STATUS(st, e->partner, TAG_BASE + 1, (int)sizeof(int));
     CHECK_EQ(4242, in);
@@ -229,9 +238,11 @@ static void cancel_recv(struct ex *e)
 
     CHECK_MPI(MPI_Irecv(&buf, 1, MPI_INT, MPI_ANY_SOURCE, TAG_NEVER, MPI_COMM_WORLD, &r));
     CHECK_MPI(MPI_Cancel(&r));
-    do
+    for (unsigned polls = 0;; tu_poll_pause(&polls)) {
         CHECK_MPI(MPI_Test(&r, &flag, &st));
-    while (!flag);
+        if (flag)
+            break;
+    }
     CHECK_MPI(MPI_Test_cancelled(&st, &flag));
     CHECK_EQ(1, flag);
 

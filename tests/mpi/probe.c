@@ -35,8 +35,11 @@ static void probe_and_recv(int partner, int i, int use_iprobe, int any_source)
     int src = any_source ? MPI_ANY_SOURCE : partner;
     int tag = any_source ? TAG_SZ + i : MPI_ANY_TAG; /* ANY_SOURCE needs a tag only partner uses */
     if (use_iprobe) {
-        while (!flag)
+        for (unsigned polls = 0;; tu_poll_pause(&polls)) {
             CHECK_MPI(MPI_Iprobe(src, tag, MPI_COMM_WORLD, &flag, &st));
+            if (flag)
+                break;
+        }
     } else {
         CHECK_MPI(MPI_Probe(src, tag, MPI_COMM_WORLD, &st));
     }

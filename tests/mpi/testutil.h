@@ -152,6 +152,19 @@ static inline void tu_sleep_ms(int ms)
     }
 }
 
+/* Between two polls (MPI_Test, MPI_Iprobe) that found nothing yet. The rank we wait for may not be
+ * running: ranks can outnumber the cores and the machine may be busy. A short bare poll first, where an
+ * answer from a running peer lands; then a nap per poll, so the core goes to the ranks that have work
+ * (a rank that wakes from a nap is scheduled at once, whereas a yield hands its turn to any busy
+ * process). Progress is not lost: every poll still drives the library. Reset *polls to 0 per wait. */
+static inline void tu_poll_pause(unsigned *polls)
+{
+    if (++*polls < 64)
+        return;
+    struct timespec ts = {0, 20000};
+    nanosleep(&ts, NULL);
+}
+
 static inline void *tu_malloc(size_t n)
 {
     void *p = malloc(n ? n : 1);

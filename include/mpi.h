@@ -501,6 +501,11 @@ SKIFF_MPI_API int MPI_Comm_free(MPI_Comm *comm);
 SKIFF_MPI_API int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 SKIFF_MPI_API int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
 SKIFF_MPI_API int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
+SKIFF_MPI_API int MPI_Comm_remote_size(MPI_Comm comm, int *size);
+SKIFF_MPI_API int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+SKIFF_MPI_API int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
+                                       int tag, MPI_Comm *newintercomm);
+SKIFF_MPI_API int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
 SKIFF_MPI_API int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
 SKIFF_MPI_API int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
 SKIFF_MPI_API int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn, MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state);
@@ -538,6 +543,11 @@ SKIFF_MPI_API int PMPI_Comm_free(MPI_Comm *comm);
 SKIFF_MPI_API int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 SKIFF_MPI_API int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group);
 SKIFF_MPI_API int PMPI_Comm_test_inter(MPI_Comm comm, int *flag);
+SKIFF_MPI_API int PMPI_Comm_remote_size(MPI_Comm comm, int *size);
+SKIFF_MPI_API int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+SKIFF_MPI_API int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
+                                       int tag, MPI_Comm *newintercomm);
+SKIFF_MPI_API int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
 SKIFF_MPI_API int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
 SKIFF_MPI_API int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
 SKIFF_MPI_API int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn, MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state);

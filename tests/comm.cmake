@@ -16,3 +16,6 @@ skiff_mpi_test(      cart_dims              cart_dims.c            "1;2")
 # Handles as Fortran integers (c2f/f2c, and MPI-5's toint/fromint): every kind, predefined with their ABI
 # values and user-made, freed and made-up integers, 2000 requests through a table that must recycle; statuses.
 skiff_mpi_test(      fint_convert           fint_convert.c         "1;2;3;4;singleton")
+# Intercommunicators between two unequal groups of world: create, remote size/group, point-to-point with
+# wildcards, every blocking collective with MPI_ROOT/MPI_PROC_NULL roots, dup, split, create, merge, free.
+skiff_mpi_test(      intercomm              intercomm.c            "2;3;4")

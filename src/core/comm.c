@@ -35,6 +35,7 @@ static void init_one(struct skiff_comm *c, MPI_Comm h, uint32_t ctx, struct skif
     c->ctx = ctx;
     c->rank = g->rank;
     c->size = g->size;
+    c->peers = g->size;
     c->world = g->world;
     c->group = g;
     c->handle = h;
@@ -66,6 +67,14 @@ int skiff_comm_make(struct skiff_comm *parent, const int *world, int n, struct s
     int rc = skiff_ctx_agree(parent, &ctx);
     if (rc || n == 0)
         return rc;
+    return skiff_comm_make_ctx(ctx, world, n, parent->errhandler, out);
+}
+
+int skiff_comm_make_ctx(uint32_t ctx, const int *world, int n, MPI_Errhandler eh, struct skiff_comm **out)
+{
+    *out = NULL;
+    if (n == 0)
+        return MPI_SUCCESS;
     struct skiff_group *g = skiff_group_from(world, n);
     if (!g)
         return skiff_err(MPI_ERR_NO_MEM, "out of memory for a group of %d processes", n);
@@ -79,7 +88,27 @@ int skiff_comm_make(struct skiff_comm *parent, const int *world, int n, struct s
         return skiff_err(MPI_ERR_NO_MEM, "out of memory for a communicator");
     }
     init_one(c, (MPI_Comm)(void *)c, ctx, g, "");
-    c->errhandler = parent->errhandler;
+    c->errhandler = eh;
+    *out = c;
+    return MPI_SUCCESS;
+}
+
+int skiff_comm_make_inter(uint32_t ctx, struct skiff_group *local, struct skiff_group *remote, MPI_Errhandler eh,
+                          struct skiff_comm **out)
+{
+    struct skiff_comm *c = skiff_objpool_get(&pool);
+    *out = NULL;
+    if (!c) {
+        skiff_group_free(local);
+        skiff_group_free(remote);
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory for a communicator");
+    }
+    init_one(c, (MPI_Comm)(void *)c, ctx, local, "");
+    /* Point-to-point names the other side: its size bounds ranks, its map finds the peer. */
+    c->remote = remote;
+    c->peers = remote->size;
+    c->world = remote->world;
+    c->errhandler = eh;
     *out = c;
     return MPI_SUCCESS;
 }
@@ -95,6 +124,8 @@ static void destroy(struct skiff_comm *c)
     skiff_attr_drop_all(c);
     skiff_topo_free(c->topo);
     skiff_group_free(c->group);
+    if (c->remote)
+        skiff_group_free(c->remote);
     skiff_objpool_put(&pool, c);
 }
 

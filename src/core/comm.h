@@ -18,12 +18,14 @@ struct skiff_topo;
 struct skiff_comm {
     uint32_t magic;       /* cleared when freed: the handle is refused from then on */
     uint32_t ctx;         /* point-to-point context; collectives use ctx + 1 */
-    int rank, size;
-    int *world;           /* comm rank -> job rank; NULL means identity; owned by group */
+    int rank, size;       /* in the local group: an intercommunicator's own side */
+    int peers;            /* ranks that point-to-point names: size, or the remote group's size */
+    int *world;           /* peer rank -> job rank; NULL means identity; owned by group (remote if inter) */
     MPI_Comm handle;      /* what the user holds */
     MPI_Errhandler errhandler;
     char name[MPI_MAX_OBJECT_NAME];
     struct skiff_group *group; /* its processes in rank order (its own) */
+    struct skiff_group *remote; /* an intercommunicator's other side (its own), NULL for an intracommunicator */
     struct skiff_topo *topo;   /* Cartesian topology, or NULL */
     struct skiff_attrs attrs;  /* cached attributes */
     struct skiff_comm *zombie_next; /* freed while requests still use it: see skiff_comm_free */
@@ -59,6 +61,14 @@ static inline const char *skiff_comm_label(const struct skiff_comm *c)
  * (inheriting parent's error handler), or to NULL when this process is not in world[]. Returns an MPI error
  * code. */
 int skiff_comm_make(struct skiff_comm *parent, const int *world, int n, struct skiff_comm **out);
+
+/* The same with an agreed ctx: no communication. eh: the error handler it starts with. */
+int skiff_comm_make_ctx(uint32_t ctx, const int *world, int n, MPI_Errhandler eh, struct skiff_comm **out);
+
+/* An intercommunicator of this process's group local and the group remote (both taken over, also on
+ * failure) on context ctx, which every process of both groups has agreed on. */
+int skiff_comm_make_inter(uint32_t ctx, struct skiff_group *local, struct skiff_group *remote, MPI_Errhandler eh,
+                          struct skiff_comm **out);
 
 /* Frees c (a communicator made by skiff_comm_make) after its attributes are deleted. Requests still in
  * flight keep it readable until they are released. */

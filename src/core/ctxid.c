@@ -26,10 +26,21 @@ int skiff_ctx_agree(struct skiff_comm *parent, uint32_t *ctx)
      * everywhere and above all of them. */
     if (next_free > agreed)
         agreed = next_free;
+    return skiff_ctx_claim(agreed, ctx);
+}
+
+int skiff_ctx_next(void)
+{
+    return next_free;
+}
+
+int skiff_ctx_claim(int agreed, uint32_t *ctx)
+{
     /* Every process sees the same maximum, so all take the same id or all fail together. */
     if (agreed > INT_MAX - 2)
         return skiff_err(MPI_ERR_OTHER, "out of context ids: this job has created %d communicators", agreed / 2);
     *ctx = (uint32_t)agreed;
-    next_free = agreed + 2;
+    if (next_free < agreed + 2)
+        next_free = agreed + 2;
     return MPI_SUCCESS;
 }

@@ -22,4 +22,9 @@ void skiff_ctx_init(void);
  * process of parent has used. Returns an MPI error code. */
 int skiff_ctx_agree(struct skiff_comm *parent, uint32_t *ctx);
 
+/* For intercommunicators, whose two groups agree without a common parent: the lowest id this process
+ * has not used, and taking id `agreed` (the maximum of every member's skiff_ctx_next) as the new one. */
+int skiff_ctx_next(void);
+int skiff_ctx_claim(int agreed, uint32_t *ctx);
+
 #endif

@@ -169,7 +169,7 @@ int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct sk
 static void record_match(struct skiff_request *r, int peer, const struct skiff_hdr *h)
 {
     /* The source goes into the user's status, where programs index arrays with it. */
-    if (SKIFF_UNLIKELY(h->src < 0 || h->src >= r->comm->size || skiff_comm_world_rank(r->comm, h->src) != peer))
+    if (SKIFF_UNLIKELY(h->src < 0 || h->src >= r->comm->peers || skiff_comm_world_rank(r->comm, h->src) != peer))
         protocol_error(peer, "message claims a source rank that is not its sender", (unsigned long long)(uint32_t)h->src);
     r->world_peer = peer;
     r->st_source = h->src;

@@ -7,6 +7,7 @@
 #include "core/op.h"
 #include "core/progress.h"
 #include "mpi/coll_stage.h"
+#include "mpi/inter_coll.h"
 #include "mpi/mpi_impl.h"
 
 /* Checks a (count, datatype) pair of a collective. */
@@ -265,6 +266,8 @@ int PMPI_Barrier(MPI_Comm comm)
     struct skiff_comm *c = NULL;
     SKIFF_ENTER(MPI_Barrier);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_barrier(comm);
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
         rc = skiff_coll_barrier(c, NULL);
@@ -339,6 +342,8 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 {
     SKIFF_ENTER(MPI_Bcast);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_bcast(buffer, count, datatype, root, comm);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return bcast(buffer, count, datatype, root, comm, NULL);
 }
@@ -384,6 +389,8 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 {
     SKIFF_ENTER(MPI_Reduce);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
 }
@@ -422,6 +429,8 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 {
     SKIFF_ENTER(MPI_Allreduce);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_allreduce(sendbuf, recvbuf, count, datatype, op, comm);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return allreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
@@ -451,6 +460,8 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     struct skiff_stage in = {0}, out = {0};
     SKIFF_ENTER(MPI_Gather);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root, comm);
     SKIFF_PROFILE_MSG(prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int rc = check_rooted_blocks(&own, &all, NULL, root, comm, 0, &x);
     if (!rc && !x.in_place)
@@ -477,6 +488,9 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     struct skiff_vstage out = {0};
     SKIFF_ENTER(MPI_Gatherv);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root,
+                                      comm);
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(recvcounts, recvtype, comm)
                                                 : skiff_prof_bytes(sendcount, sendtype));
     int rc = check_rooted_blocks(&own, &all, &v, root, comm, 0, &x);
@@ -501,6 +515,9 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     struct skiff_stage in = {0}, out = {0};
     SKIFF_ENTER(MPI_Scatter);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
+                                       comm);
     SKIFF_PROFILE_MSG(prof_block(recvbuf, recvcount, recvtype, sendcount, sendtype));
     int rc = check_rooted_blocks(&own, &all, NULL, root, comm, 1, &x);
     if (!rc && x.is_root)
@@ -526,6 +543,9 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
     struct skiff_stage out = {0};
     SKIFF_ENTER(MPI_Scatterv);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                                       comm);
     SKIFF_PROFILE_MSG(recvbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(sendcounts, sendtype, comm)
                                                 : skiff_prof_bytes(recvcount, recvtype));
     int rc = check_rooted_blocks(&own, &all, &v, root, comm, 1, &x);
@@ -550,6 +570,8 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     struct skiff_stage in = {0}, out = {0};
     SKIFF_ENTER(MPI_Allgather);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, comm);
     SKIFF_PROFILE_MSG(prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int in_place = sendbuf == MPI_IN_PLACE;
     int rc = check_all_blocks(&s, &r, comm, &c);
@@ -597,6 +619,8 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     struct skiff_vstage out = {0};
     SKIFF_ENTER(MPI_Allgatherv);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm);
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(recvcounts, recvtype, comm)
                                                 : skiff_prof_bytes(sendcount, sendtype));
     int in_place = sendbuf == MPI_IN_PLACE;
@@ -622,6 +646,9 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     void *copy = NULL;
     SKIFF_ENTER(MPI_Alltoall);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_alltoall(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL,
+                                        recvtype, comm);
     SKIFF_PROFILE_MSG(prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int in_place = sendbuf == MPI_IN_PLACE;
     int rc = check_all_blocks(&s, &r, comm, &c);
@@ -679,6 +706,9 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     void *copy = NULL;
     SKIFF_ENTER(MPI_Alltoallv);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls,
+                                        recvtype, comm);
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_vbytes(recvcounts, recvtype, comm)
                                                 : skiff_prof_vbytes(sendcounts, sendtype, comm));
     int in_place = sendbuf == MPI_IN_PLACE;
@@ -740,6 +770,8 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 {
     SKIFF_ENTER(MPI_Reduce_scatter);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, 0, recvcounts, datatype, op, comm);
     SKIFF_PROFILE_MSG(skiff_prof_vbytes(recvcounts, datatype, comm));
     int rc = skiff_check_ptr(recvcounts, "recvcounts");
     return rc ? skiff_fail(comm, rc) : reduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm);
@@ -751,6 +783,8 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
 {
     SKIFF_ENTER(MPI_Reduce_scatter_block);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, recvcount, NULL, datatype, op, comm);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(recvcount, datatype));
     return reduce_scatter(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm);
 }
@@ -772,6 +806,8 @@ int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
 {
     SKIFF_ENTER(MPI_Scan);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_refuse(comm);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return scan(sendbuf, recvbuf, count, datatype, op, comm, 0);
 }
@@ -781,6 +817,8 @@ int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
 {
     SKIFF_ENTER(MPI_Exscan);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_refuse(comm);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return scan(sendbuf, recvbuf, count, datatype, op, comm, 1);
 }

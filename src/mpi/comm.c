@@ -42,8 +42,13 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
         *result = MPI_IDENT;
         return MPI_SUCCESS;
     }
-    /* Different contexts: the same processes in the same order are only congruent. */
+    /* Different contexts: the same processes in the same order are only congruent. An intercommunicator
+     * compares both of its groups, and never matches an intracommunicator. */
     int g = skiff_group_compare(a->group, b->group);
+    if (a->remote || b->remote) {
+        int r = a->remote && b->remote ? skiff_group_compare(a->remote, b->remote) : MPI_UNEQUAL;
+        g = r > g ? r : g; /* MPI_IDENT < MPI_CONGRUENT < MPI_SIMILAR < MPI_UNEQUAL */
+    }
     *result = g == MPI_IDENT ? MPI_CONGRUENT : g;
     return MPI_SUCCESS;
 }
@@ -74,7 +79,7 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_ptr(flag, "flag")))
         return skiff_fail(comm, rc);
-    *flag = 0; /* skiff has intracommunicators only */
+    *flag = c->remote != NULL;
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Comm_test_inter)

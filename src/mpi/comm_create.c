@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "coll/coll.h"
+#include "core/intercomm.h"
 #include "core/node.h"
 #include "core/topo.h"
 #include "mpi/mpi_impl.h"
@@ -27,8 +28,9 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     int rc;
     SKIFF_ENTER(MPI_Comm_dup);
     SKIFF_REQUIRE_INIT();
-    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_ptr(newcomm, "newcomm")) ||
-        (rc = skiff_comm_make(c, c->group->world, c->size, &n)))
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_ptr(newcomm, "newcomm")))
+        return skiff_fail(comm, rc);
+    if ((rc = c->remote ? skiff_intercomm_dup(c, &n) : skiff_comm_make(c, c->group->world, c->size, &n)))
         return skiff_fail(comm, rc);
     /* A duplicate keeps the topology, the error handler and the attributes whose copy callback says so. */
     if (c->topo && !(n->topo = skiff_topo_copy(c->topo)))
@@ -76,6 +78,8 @@ static int color_members(struct skiff_comm *c, const int *pairs, int color, int 
 
 static int split(struct skiff_comm *c, int color, int key, struct skiff_comm **out)
 {
+    if (c->remote)
+        return skiff_intercomm_split(c, color, key, out);
     int mine[2] = {color, key}, n = 0;
     int *pairs = malloc(sizeof mine * (size_t)c->size), *world = malloc(sizeof(int) * (size_t)c->size);
     int rc = pairs && world ? MPI_SUCCESS : skiff_err(MPI_ERR_NO_MEM, "out of memory splitting %d processes", c->size);
@@ -133,7 +137,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     int rc;
     SKIFF_ENTER(MPI_Comm_split_type);
     SKIFF_REQUIRE_INIT();
-    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_info(info)) ||
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_intra(c)) || (rc = skiff_check_info(info)) ||
         (rc = skiff_check_ptr(newcomm, "newcomm")))
         return skiff_fail(comm, rc);
     int color = type_color(c, split_type);
@@ -165,8 +169,10 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     SKIFF_ENTER(MPI_Comm_create);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_group(group, &g)) ||
-        (rc = skiff_check_ptr(newcomm, "newcomm")) || (rc = check_subgroup(c, g)) ||
-        (rc = skiff_comm_make(c, g->world, g->size, &n)))
+        (rc = skiff_check_ptr(newcomm, "newcomm")) || (rc = check_subgroup(c, g)))
+        return skiff_fail(comm, rc);
+    /* On an intercommunicator the group is a part of the local group, paired with the other side's part. */
+    if ((rc = c->remote ? skiff_intercomm_subset(c, g, &n) : skiff_comm_make(c, g->world, g->size, &n)))
         return skiff_fail(comm, rc);
     *newcomm = handle_of(n);
     return MPI_SUCCESS;

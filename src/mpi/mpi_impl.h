@@ -117,13 +117,13 @@ static inline int skiff_check_typed_buf(const void *buf, int count, const struct
                                                                               : skiff_check_buf(buf, count);
 }
 
-/* Destination ranks: 0..size-1 or MPI_PROC_NULL. */
+/* Destination ranks: 0..size-1 (of the remote group on an intercommunicator) or MPI_PROC_NULL. */
 static inline int skiff_check_dest(const struct skiff_comm *c, int r)
 {
-    if (SKIFF_LIKELY(r >= 0 && r < c->size) || r == MPI_PROC_NULL)
+    if (SKIFF_LIKELY(r >= 0 && r < c->peers) || r == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    return skiff_err(MPI_ERR_RANK, "invalid rank %d (communicator %s has %d ranks)", r, skiff_comm_label(c),
-                     c->size);
+    return skiff_err(MPI_ERR_RANK, "invalid rank %d (communicator %s has %d ranks%s)", r, skiff_comm_label(c),
+                     c->peers, c->remote ? " in its remote group" : "");
 }
 
 /* Source ranks: also MPI_ANY_SOURCE. */
@@ -170,6 +170,23 @@ static inline __attribute__((always_inline)) int skiff_check_p2p(const void *buf
         (rc = is_recv ? skiff_check_recv_tag(tag) : skiff_check_send_tag(tag)))
         return rc;
     return MPI_SUCCESS;
+}
+
+/* Calls defined on intracommunicators only refuse an intercommunicator (and the reverse). */
+static inline int skiff_check_intra(const struct skiff_comm *c)
+{
+    if (SKIFF_LIKELY(!c->remote))
+        return MPI_SUCCESS;
+    return skiff_err(MPI_ERR_COMM, "communicator %s is an intercommunicator (local group of %d, remote group of %d), "
+                     "which this call does not take", skiff_comm_label(c), c->size, c->peers);
+}
+
+static inline int skiff_check_inter(const struct skiff_comm *c)
+{
+    if (SKIFF_LIKELY(c->remote != NULL))
+        return MPI_SUCCESS;
+    return skiff_err(MPI_ERR_COMM, "communicator %s is an intracommunicator (%d ranks); this call takes an "
+                     "intercommunicator", skiff_comm_label(c), c->size);
 }
 
 /* Applies the error handler of comm (or MPI_COMM_WORLD's when comm is not valid). */

@@ -25,6 +25,7 @@
     X(MPI_Op_create) X(MPI_Op_free) X(MPI_Op_commutative)                                                \
     /* communicators, groups, topologies, attributes, errors */                                          \
     X(MPI_Comm_rank) X(MPI_Comm_size) X(MPI_Comm_compare) X(MPI_Comm_group) X(MPI_Comm_test_inter)       \
+    X(MPI_Comm_remote_size) X(MPI_Comm_remote_group) X(MPI_Intercomm_create) X(MPI_Intercomm_merge)   \
     X(MPI_Comm_set_name) X(MPI_Comm_get_name) X(MPI_Comm_dup) X(MPI_Comm_split) X(MPI_Comm_split_type)   \
     X(MPI_Comm_create) X(MPI_Comm_free) X(MPI_Comm_create_keyval) X(MPI_Comm_free_keyval)                \
     X(MPI_Comm_set_attr) X(MPI_Comm_get_attr) X(MPI_Comm_delete_attr) X(MPI_Comm_set_errhandler)         \

@@ -128,6 +128,89 @@ static int comm_test_inter_nullptr(struct bad_ctx *x)
     return MPI_Comm_test_inter(x->comm, NULL);
 }
 
+/* ---------------------------------------------------------------- intercommunicators */
+
+static int comm_remote_size_null(struct bad_ctx *x)
+{
+    int n;
+    (void)x;
+    return MPI_Comm_remote_size(MPI_COMM_NULL, &n);
+}
+
+static int comm_remote_size_intra(struct bad_ctx *x)
+{
+    int n;
+    return MPI_Comm_remote_size(x->comm, &n);
+}
+
+static int comm_remote_group_null(struct bad_ctx *x)
+{
+    MPI_Group g;
+    (void)x;
+    return MPI_Comm_remote_group(MPI_COMM_NULL, &g);
+}
+
+static int comm_remote_group_intra(struct bad_ctx *x)
+{
+    MPI_Group g;
+    return MPI_Comm_remote_group(x->comm, &g);
+}
+
+static int intercomm_merge_null(struct bad_ctx *x)
+{
+    MPI_Comm n;
+    (void)x;
+    return MPI_Intercomm_merge(MPI_COMM_NULL, 0, &n);
+}
+
+static int intercomm_merge_intra(struct bad_ctx *x)
+{
+    MPI_Comm n;
+    return MPI_Intercomm_merge(x->comm, 0, &n);
+}
+
+static int intercomm_create_null_local(struct bad_ctx *x)
+{
+    MPI_Comm n;
+    return MPI_Intercomm_create(MPI_COMM_NULL, 0, x->comm, 0, 5, &n);
+}
+
+static int intercomm_create_bad_leader(struct bad_ctx *x)
+{
+    MPI_Comm n;
+    return MPI_Intercomm_create(x->comm, 99, x->comm, 0, 5, &n);
+}
+
+static int intercomm_create_bad_tag(struct bad_ctx *x)
+{
+    MPI_Comm n;
+    return MPI_Intercomm_create(x->self, 0, x->comm, 0, -7, &n);
+}
+
+static int intercomm_create_nullptr(struct bad_ctx *x)
+{
+    return MPI_Intercomm_create(x->self, 0, x->comm, 0, 5, NULL);
+}
+
+/* Every rank leads its own MPI_COMM_SELF, so the peer checks run everywhere. */
+static int intercomm_create_null_peer(struct bad_ctx *x)
+{
+    MPI_Comm n;
+    return MPI_Intercomm_create(x->self, 0, MPI_COMM_NULL, 0, 5, &n);
+}
+
+static int intercomm_create_bad_remote(struct bad_ctx *x)
+{
+    MPI_Comm n;
+    return MPI_Intercomm_create(x->self, 0, x->comm, 99, 5, &n);
+}
+
+static int intercomm_create_self_remote(struct bad_ctx *x)
+{
+    MPI_Comm n;
+    return MPI_Intercomm_create(x->self, 0, x->comm, x->rank, 5, &n);
+}
+
 /* ---------------------------------------------------------------- making and freeing communicators */
 
 static int comm_create_null_comm(struct bad_ctx *x)
@@ -1000,6 +1083,28 @@ const struct bad_case bad_comm[] = {
     {"comm_group_nullptr", "MPI_Comm_group", MPI_ERR_ARG, "group is NULL", comm_group_nullptr},
     {"comm_test_inter_null", "MPI_Comm_test_inter", MPI_ERR_COMM, "MPI_COMM_NULL", comm_test_inter_null},
     {"comm_test_inter_nullptr", "MPI_Comm_test_inter", MPI_ERR_ARG, "flag is NULL", comm_test_inter_nullptr},
+    {"comm_remote_size_null", "MPI_Comm_remote_size", MPI_ERR_COMM, "MPI_COMM_NULL", comm_remote_size_null},
+    {"comm_remote_size_intra", "MPI_Comm_remote_size", MPI_ERR_COMM, "takes an intercommunicator",
+     comm_remote_size_intra},
+    {"comm_remote_group_null", "MPI_Comm_remote_group", MPI_ERR_COMM, "MPI_COMM_NULL", comm_remote_group_null},
+    {"comm_remote_group_intra", "MPI_Comm_remote_group", MPI_ERR_COMM, "takes an intercommunicator",
+     comm_remote_group_intra},
+    {"intercomm_merge_null", "MPI_Intercomm_merge", MPI_ERR_COMM, "MPI_COMM_NULL", intercomm_merge_null},
+    {"intercomm_merge_intra", "MPI_Intercomm_merge", MPI_ERR_COMM, "takes an intercommunicator",
+     intercomm_merge_intra},
+    {"intercomm_create_null_local", "MPI_Intercomm_create", MPI_ERR_COMM, "MPI_COMM_NULL",
+     intercomm_create_null_local},
+    {"intercomm_create_bad_leader", "MPI_Intercomm_create", MPI_ERR_RANK, "local_leader 99",
+     intercomm_create_bad_leader},
+    {"intercomm_create_bad_tag", "MPI_Intercomm_create", MPI_ERR_TAG, "tag -7", intercomm_create_bad_tag},
+    {"intercomm_create_nullptr", "MPI_Intercomm_create", MPI_ERR_ARG, "newintercomm is NULL",
+     intercomm_create_nullptr},
+    {"intercomm_create_null_peer", "MPI_Intercomm_create", MPI_ERR_COMM, "MPI_COMM_NULL",
+     intercomm_create_null_peer},
+    {"intercomm_create_bad_remote", "MPI_Intercomm_create", MPI_ERR_RANK, "remote_leader 99",
+     intercomm_create_bad_remote},
+    {"intercomm_create_self_remote", "MPI_Intercomm_create", MPI_ERR_RANK, "must be disjoint",
+     intercomm_create_self_remote},
 
     {"comm_create_null_comm", "MPI_Comm_create", MPI_ERR_COMM, "MPI_COMM_NULL", comm_create_null_comm},
     {"comm_create_null_group", "MPI_Comm_create", MPI_ERR_GROUP, "MPI_GROUP_NULL", comm_create_null_group},

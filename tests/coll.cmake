@@ -55,6 +55,10 @@ skiff_coll_test(coll_userop           coll_userop.c          "${all_np}"
 # Nonblocking: gates (no early completion), overlap with point-to-point and wildcards, many at once.
 skiff_coll_test(coll_nb               coll_nb.c              "${all_np}"
   REQUIRES MPI_Ibarrier MPI_Ibcast MPI_Iallreduce MPI_Ireduce MPI_Bcast MPI_Allreduce)
+# The other nonblocking collectives and Alltoallw: every call, every root, IN_PLACE, derived types freed
+# while in flight, 14 outstanding on two communicators completed in reverse order and with Waitany.
+skiff_coll_test(coll_nb_all           coll_nb_all.c          "1;2;3;4"
+  REQUIRES MPI_Iallgather MPI_Ialltoallw MPI_Alltoallw MPI_Igatherv MPI_Iscatterv MPI_Ireduce_scatter MPI_Iexscan)
 # Derived datatypes in Bcast / Gather / Scatter, user ops on contiguous types (2x2 matmul).
 skiff_coll_test(coll_dtype            coll_dtype.c           "${all_np}"
   REQUIRES MPI_Type_vector MPI_Type_contiguous MPI_Type_commit MPI_Type_free MPI_Op_create

@@ -28,6 +28,9 @@ void skiff_alltoallv_pairwise(struct skiff_sched *s, const void *sendbuf, const 
                               const size_t *sdispls, void *recvbuf, const size_t *rcounts, const size_t *rdispls);
 void skiff_alltoallv_linear(struct skiff_sched *s, const void *sendbuf, const size_t *scounts, const size_t *sdispls,
                             void *recvbuf, const size_t *rcounts, const size_t *rdispls);
+/* Per peer i: sbytes[i] bytes at sptr[i] go to it, rbytes[i] from it land at rptr[i]. */
+void skiff_alltoallw_linear(struct skiff_sched *s, char *const *sptr, const size_t *sbytes, char *const *rptr,
+                            const size_t *rbytes);
 void skiff_scan_recursive_doubling(struct skiff_sched *s, const void *sendbuf, void *recvbuf, size_t count,
                                    size_t esize, int exclusive);
 

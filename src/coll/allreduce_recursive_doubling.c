@@ -2,8 +2,6 @@
  * count that is not a power of two first folds pairs of its lowest ranks into one (even into odd),
  * and unfolds them at the end. Partners always combine lower-rank data first, so non-commutative
  * ops are correct too. */
-#include <string.h>
-
 #include "coll/algo.h"
 
 void skiff_allreduce_recursive_doubling(struct skiff_sched *s, const void *sendbuf, void *recvbuf, size_t count,
@@ -14,7 +12,7 @@ void skiff_allreduce_recursive_doubling(struct skiff_sched *s, const void *sendb
     size_t bytes = count * esize;
     char *tmp = skiff_sched_scratch(s, bytes);
     if (sendbuf != recvbuf)
-        memcpy(recvbuf, sendbuf, bytes);
+        skiff_sched_copy_first(s, recvbuf, sendbuf, bytes);
     int newrank;
     if (me < 2 * rem) {
         if (me % 2 == 0) { /* folded away: hand our data to the odd neighbour, wait for the result */

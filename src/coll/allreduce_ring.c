@@ -1,8 +1,6 @@
 /* Ring allreduce for large messages of commutative ops: a reduce-scatter around the ring
  * (n-1 steps, each rank ends owning one fully reduced block) then an allgather of the blocks
  * (n-1 steps). Every link carries 2(n-1)/n of the message: bandwidth-optimal for any n. */
-#include <string.h>
-
 #include "coll/algo.h"
 
 static void block(size_t count, int n, int i, size_t *first, size_t *len)
@@ -20,7 +18,7 @@ void skiff_allreduce_ring(struct skiff_sched *s, const void *sendbuf, void *recv
     size_t maxlen = count / (size_t)n + 1;
     char *tmp = skiff_sched_scratch(s, maxlen * esize);
     if (sendbuf != recvbuf)
-        memcpy(recvbuf, sendbuf, count * esize);
+        skiff_sched_copy_first(s, recvbuf, sendbuf, count * esize);
     size_t off, len;
     for (int k = 0; k < n - 1; k++) { /* reduce-scatter: after step k, block (me-k-1) has k+2 terms */
         int sb = (me - k + n) % n, rb = (me - k - 1 + n) % n;

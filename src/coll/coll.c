@@ -59,8 +59,13 @@ int skiff_coll_barrier(struct skiff_comm *c, struct skiff_request **req)
     if (!req && skiff_hier_ready(c))
         return skiff_hier_barrier(c);
     SCHED_BEGIN(c, req);
-    skiff_barrier_dissemination(s, skiff_cfg.barrier_ways);
+    skiff_build_barrier(s);
     return skiff_sched_run(s, req);
+}
+
+void skiff_build_barrier(struct skiff_sched *s)
+{
+    skiff_barrier_dissemination(s, skiff_cfg.barrier_ways);
 }
 
 int skiff_coll_bcast(void *buf, size_t bytes, int root, struct skiff_comm *c, struct skiff_request **req)
@@ -68,14 +73,19 @@ int skiff_coll_bcast(void *buf, size_t bytes, int root, struct skiff_comm *c, st
     if (!req && skiff_hier_ready(c))
         return skiff_hier_bcast(buf, bytes, root, c);
     SCHED_BEGIN(c, req);
+    skiff_build_bcast(s, buf, bytes, root);
+    return skiff_sched_run(s, req);
+}
+
+void skiff_build_bcast(struct skiff_sched *s, void *buf, size_t bytes, int root)
+{
     /* Oversubscribed, every round is a wake-up: the binomial tree's log2(n) rounds win until the
      * message is large enough for the bandwidth to matter more. */
     size_t large = skiff.oversubscribed ? HUGE_BCAST_OVERSUBSCRIBED : LARGE_BCAST;
-    if (bytes >= large && c->size > 2)
+    if (bytes >= large && s->comm->size > 2)
         skiff_bcast_scatter_allgather(s, buf, bytes, root);
     else
         skiff_bcast_binomial(s, buf, bytes, root);
-    return skiff_sched_run(s, req);
 }
 
 /* Reductions step through elements by extent: for the pair types that includes the padding the
@@ -101,6 +111,15 @@ int skiff_coll_reduce(const void *sendbuf, void *recvbuf, size_t count, MPI_Data
     return skiff_sched_run(s, req);
 }
 
+int skiff_build_reduce(struct skiff_sched *s, const void *sendbuf, void *recvbuf, size_t count, int root)
+{
+    size_t esize;
+    int rc = type_size(s->dt, &esize);
+    if (!rc)
+        skiff_reduce_binomial(s, sendbuf, recvbuf, count, esize, root);
+    return rc;
+}
+
 int skiff_coll_allreduce(const void *sendbuf, void *recvbuf, size_t count, MPI_Datatype dt, MPI_Op op,
                          struct skiff_comm *c, struct skiff_request **req)
 {
@@ -115,11 +134,21 @@ int skiff_coll_allreduce(const void *sendbuf, void *recvbuf, size_t count, MPI_D
     SCHED_BEGIN(c, req);
     s->dt = dt;
     s->op = op;
-    if (count * esize >= LARGE_ALLREDUCE && count >= (size_t)c->size && skiff_op_commutative(op))
+    skiff_build_allreduce(s, sendbuf, recvbuf, count);
+    return skiff_sched_run(s, req);
+}
+
+int skiff_build_allreduce(struct skiff_sched *s, const void *sendbuf, void *recvbuf, size_t count)
+{
+    size_t esize;
+    int rc = type_size(s->dt, &esize);
+    if (rc)
+        return rc;
+    if (count * esize >= LARGE_ALLREDUCE && count >= (size_t)s->comm->size && skiff_op_commutative(s->op))
         skiff_allreduce_ring(s, sendbuf, recvbuf, count, esize);
     else
         skiff_allreduce_recursive_doubling(s, sendbuf, recvbuf, count, esize);
-    return skiff_sched_run(s, req);
+    return MPI_SUCCESS;
 }
 
 int skiff_coll_gather(const void *sendbuf, size_t bytes, void *recvbuf, int root, struct skiff_comm *c)
@@ -152,125 +181,140 @@ int skiff_coll_scatterv(const void *sendbuf, const size_t *counts, const size_t 
     return skiff_sched_run(s, NULL);
 }
 
-/* Even blocks described as counts/displacements, for the ring that also serves allgatherv. */
-static int even_blocks(int n, size_t bytes, size_t **counts, size_t **displs)
+/* Even blocks described as counts/displacements, for the ring that also serves allgatherv; they
+ * live as long as the schedule. */
+static void even_blocks(struct skiff_sched *s, size_t bytes, size_t **counts, size_t **displs)
 {
-    *counts = malloc((size_t)n * sizeof **counts);
-    *displs = malloc((size_t)n * sizeof **displs);
-    if (!*counts || !*displs) {
-        free(*counts);
-        free(*displs);
-        return skiff_err(MPI_ERR_NO_MEM, "out of memory for %d block descriptors", n);
-    }
+    int n = s->comm->size;
+    *counts = skiff_sched_scratch(s, 2 * (size_t)n * sizeof **counts);
+    *displs = *counts + n;
     for (int i = 0; i < n; i++) {
         (*counts)[i] = bytes;
         (*displs)[i] = (size_t)i * bytes;
     }
-    return MPI_SUCCESS;
 }
 
-int skiff_coll_allgather(const void *sendbuf, size_t bytes, void *recvbuf, struct skiff_comm *c)
+void skiff_build_allgather(struct skiff_sched *s, const void *sendbuf, size_t bytes, void *recvbuf)
 {
-    int n = c->size, me = c->rank;
+    int n = s->comm->size, me = s->comm->rank;
     if (sendbuf)
-        memcpy((char *)recvbuf + (size_t)me * bytes, sendbuf, bytes);
-    SCHED_BEGIN(c, (struct skiff_request **)NULL);
+        skiff_sched_copy_first(s, (char *)recvbuf + (size_t)me * bytes, sendbuf, bytes);
     if (bytes * (size_t)n < LARGE_ALLGATHER) {
         if ((n & (n - 1)) == 0)
             skiff_allgather_recursive_doubling(s, recvbuf, bytes);
         else
             skiff_allgather_bruck(s, recvbuf, bytes);
-        return skiff_sched_run(s, NULL);
+        return;
     }
     size_t *counts, *displs;
-    int rc = even_blocks(n, bytes, &counts, &displs);
-    if (rc) {
-        skiff_sched_release(s);
-        return rc;
-    }
+    even_blocks(s, bytes, &counts, &displs);
     skiff_allgatherv_ring(s, recvbuf, counts, displs);
-    rc = skiff_sched_run(s, NULL);
-    free(counts);
-    free(displs);
-    return rc;
+}
+
+int skiff_coll_allgather(const void *sendbuf, size_t bytes, void *recvbuf, struct skiff_comm *c)
+{
+    SCHED_BEGIN(c, (struct skiff_request **)NULL);
+    skiff_build_allgather(s, sendbuf, bytes, recvbuf);
+    return skiff_sched_run(s, NULL);
+}
+
+void skiff_build_allgatherv(struct skiff_sched *s, const void *sendbuf, size_t bytes, void *recvbuf,
+                            const size_t *counts, const size_t *displs)
+{
+    if (sendbuf)
+        skiff_sched_copy_first(s, (char *)recvbuf + displs[s->comm->rank], sendbuf, bytes);
+    skiff_allgatherv_ring(s, recvbuf, counts, displs);
 }
 
 int skiff_coll_allgatherv(const void *sendbuf, size_t bytes, void *recvbuf, const size_t *counts,
                           const size_t *displs, struct skiff_comm *c)
 {
-    if (sendbuf)
-        memcpy((char *)recvbuf + displs[c->rank], sendbuf, bytes);
     SCHED_BEGIN(c, (struct skiff_request **)NULL);
-    skiff_allgatherv_ring(s, recvbuf, counts, displs);
+    skiff_build_allgatherv(s, sendbuf, bytes, recvbuf, counts, displs);
     return skiff_sched_run(s, NULL);
 }
 
-int skiff_coll_alltoall(const void *sendbuf, size_t bytes, void *recvbuf, struct skiff_comm *c)
+void skiff_build_alltoall(struct skiff_sched *s, const void *sendbuf, size_t bytes, void *recvbuf)
 {
-    int n = c->size;
-    SCHED_BEGIN(c, (struct skiff_request **)NULL);
+    int n = s->comm->size;
     if (bytes <= SMALL_ALLTOALL && n > 2 && !skiff.oversubscribed) {
         skiff_alltoall_bruck(s, sendbuf, recvbuf, bytes);
-        return skiff_sched_run(s, NULL);
+        return;
     }
     size_t *counts, *displs;
-    int rc = even_blocks(n, bytes, &counts, &displs);
-    if (rc) {
-        skiff_sched_release(s);
-        return rc;
-    }
+    even_blocks(s, bytes, &counts, &displs);
     if (skiff.oversubscribed && bytes <= LINEAR_ALLTOALL_MAX)
         skiff_alltoallv_linear(s, sendbuf, counts, displs, recvbuf, counts, displs);
     else
         skiff_alltoallv_pairwise(s, sendbuf, counts, displs, recvbuf, counts, displs);
-    rc = skiff_sched_run(s, NULL);
-    free(counts);
-    free(displs);
-    return rc;
+}
+
+int skiff_coll_alltoall(const void *sendbuf, size_t bytes, void *recvbuf, struct skiff_comm *c)
+{
+    SCHED_BEGIN(c, (struct skiff_request **)NULL);
+    skiff_build_alltoall(s, sendbuf, bytes, recvbuf);
+    return skiff_sched_run(s, NULL);
+}
+
+void skiff_build_alltoallv(struct skiff_sched *s, const void *sendbuf, const size_t *scounts, const size_t *sdispls,
+                           void *recvbuf, const size_t *rcounts, const size_t *rdispls)
+{
+    if (skiff.oversubscribed)
+        skiff_alltoallv_linear(s, sendbuf, scounts, sdispls, recvbuf, rcounts, rdispls);
+    else
+        skiff_alltoallv_pairwise(s, sendbuf, scounts, sdispls, recvbuf, rcounts, rdispls);
 }
 
 int skiff_coll_alltoallv(const void *sendbuf, const size_t *scounts, const size_t *sdispls, void *recvbuf,
                          const size_t *rcounts, const size_t *rdispls, struct skiff_comm *c)
 {
     SCHED_BEGIN(c, (struct skiff_request **)NULL);
-    if (skiff.oversubscribed)
-        skiff_alltoallv_linear(s, sendbuf, scounts, sdispls, recvbuf, rcounts, rdispls);
-    else
-        skiff_alltoallv_pairwise(s, sendbuf, scounts, sdispls, recvbuf, rcounts, rdispls);
+    skiff_build_alltoallv(s, sendbuf, scounts, sdispls, recvbuf, rcounts, rdispls);
     return skiff_sched_run(s, NULL);
 }
 
 /* Reduce everything to rank 0, then hand each rank its share: simple, order-preserving (so
- * non-commutative ops work), and one schedule. */
-int skiff_coll_reduce_scatter(const void *sendbuf, void *recvbuf, const size_t *counts, MPI_Datatype dt, MPI_Op op,
-                              struct skiff_comm *c)
+ * non-commutative ops work), and one schedule. counts: elements per rank. */
+int skiff_build_reduce_scatter(struct skiff_sched *s, const void *sendbuf, void *recvbuf, const size_t *counts)
 {
     size_t esize, total = 0;
-    int rc = type_size(dt, &esize);
+    int rc = type_size(s->dt, &esize);
     if (rc)
         return rc;
-    int n = c->size;
-    size_t *bcounts = malloc((size_t)n * sizeof *bcounts), *bdispls = malloc((size_t)n * sizeof *bdispls);
-    if (!bcounts || !bdispls) {
-        free(bcounts);
-        free(bdispls);
-        return skiff_err(MPI_ERR_NO_MEM, "out of memory for %d block descriptors", n);
-    }
+    int n = s->comm->size;
+    size_t *bcounts = skiff_sched_scratch(s, 2 * (size_t)n * sizeof *bcounts), *bdispls = bcounts + n;
     for (int i = 0; i < n; i++) {
         bcounts[i] = counts[i] * esize;
         bdispls[i] = total * esize;
         total += counts[i];
     }
-    SCHED_BEGIN(c, (struct skiff_request **)NULL);
-    s->dt = dt;
-    s->op = op;
     char *full = skiff_sched_scratch(s, total * esize);
     /* In place: the input is recvbuf (full length) and the result lands at its start. */
     skiff_reduce_binomial(s, sendbuf ? sendbuf : recvbuf, full, total, esize, 0);
-    skiff_scatterv_linear(s, full, bcounts, bdispls, recvbuf, bcounts[c->rank], 0);
-    rc = skiff_sched_run(s, NULL);
-    free(bcounts);
-    free(bdispls);
+    skiff_scatterv_linear(s, full, bcounts, bdispls, recvbuf, bcounts[s->comm->rank], 0);
+    return MPI_SUCCESS;
+}
+
+int skiff_coll_reduce_scatter(const void *sendbuf, void *recvbuf, const size_t *counts, MPI_Datatype dt, MPI_Op op,
+                              struct skiff_comm *c)
+{
+    SCHED_BEGIN(c, (struct skiff_request **)NULL);
+    s->dt = dt;
+    s->op = op;
+    int rc = skiff_build_reduce_scatter(s, sendbuf, recvbuf, counts);
+    if (rc) {
+        skiff_sched_release(s);
+        return rc;
+    }
+    return skiff_sched_run(s, NULL);
+}
+
+int skiff_build_scan(struct skiff_sched *s, const void *sendbuf, void *recvbuf, size_t count, int exclusive)
+{
+    size_t esize;
+    int rc = type_size(s->dt, &esize);
+    if (!rc)
+        skiff_scan_recursive_doubling(s, sendbuf, recvbuf, count, esize, exclusive);
     return rc;
 }
 

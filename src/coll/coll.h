@@ -50,6 +50,24 @@ int skiff_coll_reduce_scatter(const void *sendbuf, void *recvbuf, const size_t *
 int skiff_coll_scan(const void *sendbuf, void *recvbuf, size_t count, MPI_Datatype dt, MPI_Op op, int exclusive,
                     struct skiff_comm *c);
 
+/* The same algorithms written into a schedule the caller made (skiff_sched_new) and runs, once or
+ * again and again (persistent collectives). Arguments as above; for reductions s->dt and s->op are
+ * set first, and those return an MPI error code. Arrays may be freed once the builder returns.
+ * Gather, scatter and their v-variants build with their algorithm (coll/algo.h) directly. */
+struct skiff_sched;
+void skiff_build_barrier(struct skiff_sched *s);
+void skiff_build_bcast(struct skiff_sched *s, void *buf, size_t bytes, int root);
+int skiff_build_reduce(struct skiff_sched *s, const void *sendbuf, void *recvbuf, size_t count, int root);
+int skiff_build_allreduce(struct skiff_sched *s, const void *sendbuf, void *recvbuf, size_t count);
+void skiff_build_allgather(struct skiff_sched *s, const void *sendbuf, size_t bytes, void *recvbuf);
+void skiff_build_allgatherv(struct skiff_sched *s, const void *sendbuf, size_t bytes, void *recvbuf,
+                            const size_t *counts, const size_t *displs);
+void skiff_build_alltoall(struct skiff_sched *s, const void *sendbuf, size_t bytes, void *recvbuf);
+void skiff_build_alltoallv(struct skiff_sched *s, const void *sendbuf, const size_t *scounts, const size_t *sdispls,
+                           void *recvbuf, const size_t *rcounts, const size_t *rdispls);
+int skiff_build_reduce_scatter(struct skiff_sched *s, const void *sendbuf, void *recvbuf, const size_t *counts);
+int skiff_build_scan(struct skiff_sched *s, const void *sendbuf, void *recvbuf, size_t count, int exclusive);
+
 /* Advances nonblocking collectives; called by the progress engine. Returns events handled. */
 int skiff_coll_progress(void);
 

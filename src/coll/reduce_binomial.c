@@ -1,8 +1,6 @@
 /* Binomial-tree reduction. Operands are always combined as (lower ranks) op (higher ranks), so
  * non-commutative ops get the standard's order; for them the tree is rooted at rank 0 (ranks and
  * tree positions coincide) and the result then travels to the real root. */
-#include <string.h>
-
 #include "coll/algo.h"
 #include "core/op.h"
 
@@ -18,7 +16,7 @@ void skiff_reduce_binomial(struct skiff_sched *s, const void *sendbuf, void *rec
     /* The accumulator is recvbuf where we may write it (the tree root), scratch elsewhere. */
     char *acc = me == tree_root && me == root ? recvbuf : scratch, *in = scratch + bytes;
     if (acc != sendbuf)
-        memcpy(acc, sendbuf, bytes);
+        skiff_sched_copy_first(s, acc, sendbuf, bytes);
     for (int mask = 1; mask < n; mask <<= 1) {
         if (rel & mask) {
             skiff_sched_send(s, acc, bytes, (rel - mask + tree_root) % n);

@@ -1,8 +1,6 @@
 /* Inclusive and exclusive scan by recursive doubling: log2(n) rounds. Each rank keeps the partial
  * reduction of its whole group and its own prefix; contributions from lower ranks are always put
  * first, so non-commutative ops come out in rank order. */
-#include <string.h>
-
 #include "coll/algo.h"
 
 void skiff_scan_recursive_doubling(struct skiff_sched *s, const void *sendbuf, void *recvbuf, size_t count,
@@ -11,9 +9,10 @@ void skiff_scan_recursive_doubling(struct skiff_sched *s, const void *sendbuf, v
     int n = s->comm->size, me = s->comm->rank;
     size_t bytes = count * esize;
     char *partial = skiff_sched_scratch(s, 2 * bytes), *tmp = partial + bytes;
-    memcpy(partial, sendbuf, bytes);
+    skiff_sched_copy(s, partial, sendbuf, bytes);
     if (!exclusive && sendbuf != recvbuf)
-        memcpy(recvbuf, sendbuf, bytes);
+        skiff_sched_copy(s, recvbuf, sendbuf, bytes);
+    skiff_sched_round(s);
     int have_prefix = !exclusive; /* exclusive: nothing below us yet */
     for (int mask = 1; mask < n; mask <<= 1) {
         int peer = me ^ mask;

@@ -76,15 +76,36 @@ static struct skiff_step *add(struct skiff_sched *s, int kind)
     return st;
 }
 
-/* Scratch blocks form a list headed by s->scratch, each block prefixed by the link. */
-void *skiff_sched_scratch(struct skiff_sched *s, size_t bytes)
+/* Scratch blocks form a list headed by s->scratch, each block prefixed by its header: the link, and
+ * for a block that only holds a datatype, the type to let go of with the schedule. */
+struct block {
+    void *next;
+    const struct skiff_type *held;
+};
+_Static_assert(sizeof(struct block) <= sizeof(max_align_t), "a scratch header fits the alignment unit");
+
+static struct block *new_block(struct skiff_sched *s, size_t bytes)
 {
-    void **blk = malloc(sizeof(max_align_t) + (bytes ? bytes : 1));
+    struct block *blk = malloc(sizeof(max_align_t) + (bytes ? bytes : 1));
     if (!blk)
         skiff_abort_job(MPI_ERR_NO_MEM, "out of memory for collective scratch space");
-    *blk = s->scratch;
+    blk->next = s->scratch;
+    blk->held = NULL;
     s->scratch = blk;
-    return (char *)blk + sizeof(max_align_t);
+    return blk;
+}
+
+void *skiff_sched_scratch(struct skiff_sched *s, size_t bytes)
+{
+    return (char *)new_block(s, bytes) + sizeof(max_align_t);
+}
+
+void skiff_sched_hold_type(struct skiff_sched *s, const struct skiff_type *t)
+{
+    if (!t || t->predefined)
+        return;
+    skiff_type_ref(t);
+    new_block(s, 0)->held = t;
 }
 
 void skiff_sched_send(struct skiff_sched *s, const void *src, size_t bytes, int peer)
@@ -117,6 +138,19 @@ void skiff_sched_copy(struct skiff_sched *s, void *dst, const void *src, size_t 
     st->src = src;
     st->dst = dst;
     st->bytes = bytes;
+}
+
+void skiff_sched_copy_first(struct skiff_sched *s, void *dst, const void *src, size_t bytes)
+{
+    skiff_sched_copy(s, dst, src, bytes);
+    skiff_sched_round(s);
+}
+
+void skiff_sched_call(struct skiff_sched *s, void (*fn)(void *arg), void *arg)
+{
+    struct skiff_step *st = add(s, SKIFF_STEP_CALL);
+    st->fn = fn;
+    st->dst = arg;
 }
 
 void skiff_sched_round(struct skiff_sched *s)
@@ -178,6 +212,8 @@ static void run_local(struct skiff_sched *s)
             skiff_op_apply(s->op, st->src, st->dst, st->bytes, s->dt);
         else if (st->kind == SKIFF_STEP_COPY && st->bytes && st->dst != st->src)
             memmove(st->dst, st->src, st->bytes);
+        else if (st->kind == SKIFF_STEP_CALL)
+            st->fn(st->dst);
     }
 }
 
@@ -209,8 +245,10 @@ void skiff_sched_release(struct skiff_sched *s)
     if (s->round_end != s->inline_rounds)
         free(s->round_end);
     while (s->scratch) {
-        void **blk = s->scratch;
-        s->scratch = *blk;
+        struct block *blk = s->scratch;
+        s->scratch = blk->next;
+        if (blk->held)
+            skiff_type_unref(blk->held);
         free(blk);
     }
     s->steps = NULL;
@@ -231,8 +269,10 @@ static int coll_progress(void)
         *link = s->next;
         s->req->st_error = s->error;
         skiff_req_complete(s->req);
-        skiff_sched_release(s);
-        free(s);
+        if (!s->replay) {
+            skiff_sched_release(s);
+            free(s);
+        }
         n++;
     }
     if (!active)
@@ -243,6 +283,34 @@ static int coll_progress(void)
 int skiff_coll_progress(void)
 {
     return active ? coll_progress() : 0;
+}
+
+/* A schedule that outlives the call holds op and dt, which the user may free before it completes. */
+static void hold(struct skiff_sched *s)
+{
+    if (!s->nsteps || s->held_op || s->held_type)
+        return;
+    s->held_op = skiff_op_retain(s->op);
+    if ((s->held_type = skiff_type_get(s->dt)) != NULL)
+        skiff_type_ref(s->held_type);
+}
+
+/* Begins a run of s that completes r: finished at once, or left to the progress engine. */
+static void launch(struct skiff_sched *s, struct skiff_request *r)
+{
+    s->req = r;
+    if (advance(s)) {
+        r->st_error = s->error;
+        skiff_req_complete(r);
+        if (!s->replay) {
+            skiff_sched_release(s);
+            free(s);
+        }
+        return;
+    }
+    s->next = active;
+    active = s;
+    skiff_progress_hook = skiff_coll_progress;
 }
 
 int skiff_sched_run(struct skiff_sched *s, struct skiff_request **req)
@@ -264,22 +332,33 @@ int skiff_sched_run(struct skiff_sched *s, struct skiff_request **req)
     }
     r->comm = s->comm;
     r->state = SKIFF_RS_POSTED;
-    if (s->nsteps) { /* only a schedule with steps can outlive this call */
-        s->held_op = skiff_op_retain(s->op);
-        if ((s->held_type = skiff_type_get(s->dt)) != NULL)
-            skiff_type_ref(s->held_type);
-    }
-    s->req = r;
+    hold(s);
     *req = r;
-    if (advance(s)) {
-        r->st_error = s->error;
-        skiff_req_complete(r);
-        skiff_sched_release(s);
-        free(s);
-        return MPI_SUCCESS;
-    }
-    s->next = active;
-    active = s;
-    skiff_progress_hook = skiff_coll_progress;
+    launch(s, r);
     return MPI_SUCCESS;
+}
+
+void skiff_sched_plan(struct skiff_sched *s)
+{
+    skiff_sched_round(s);
+    hold(s);
+    s->replay = 1;
+}
+
+int skiff_sched_start(struct skiff_sched *s, struct skiff_request *r)
+{
+    s->cur = 0;
+    s->posted = 0;
+    s->error = 0;
+    r->comm = s->comm;
+    r->state = SKIFF_RS_POSTED;
+    r->st_error = 0;
+    launch(s, r);
+    return MPI_SUCCESS;
+}
+
+void skiff_sched_free(struct skiff_sched *s)
+{
+    skiff_sched_release(s);
+    free(s);
 }

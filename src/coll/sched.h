@@ -12,7 +12,7 @@
 #include "core/request.h"
 #include "mpi.h"
 
-enum skiff_step_kind { SKIFF_STEP_SEND = 1, SKIFF_STEP_RECV, SKIFF_STEP_REDUCE, SKIFF_STEP_COPY };
+enum skiff_step_kind { SKIFF_STEP_SEND = 1, SKIFF_STEP_RECV, SKIFF_STEP_REDUCE, SKIFF_STEP_COPY, SKIFF_STEP_CALL };
 
 struct skiff_step {
     uint8_t kind;
@@ -21,6 +21,7 @@ struct skiff_step {
     void *dst;          /* RECV target, REDUCE inout, COPY target */
     size_t bytes;       /* SEND/RECV/COPY bytes, REDUCE element count */
     struct skiff_request *req;
+    void (*fn)(void *arg);     /* CALL, with dst as its argument */
 };
 
 #define SKIFF_SCHED_INLINE 16
@@ -40,6 +41,7 @@ struct skiff_sched {
     int cur;        /* round in flight */
     int posted;     /* its communication has been posted */
     int error;
+    int replay;     /* persistent: kept when it completes, to run again at the next start */
     void *scratch;  /* owned temporary memory, freed with the schedule */
     struct skiff_request *req; /* completion seen by the user (nonblocking) */
     struct skiff_sched *next;
@@ -55,6 +57,12 @@ void skiff_sched_send(struct skiff_sched *s, const void *src, size_t bytes, int 
 void skiff_sched_recv(struct skiff_sched *s, void *dst, size_t bytes, int peer);
 void skiff_sched_reduce(struct skiff_sched *s, const void *in, void *inout, size_t count);
 void skiff_sched_copy(struct skiff_sched *s, void *dst, const void *src, size_t bytes);
+/* A copy that must happen before the first communication (the algorithms' "start from sendbuf"):
+ * its own round, so that it runs again each time a persistent schedule is replayed. */
+void skiff_sched_copy_first(struct skiff_sched *s, void *dst, const void *src, size_t bytes);
+void skiff_sched_call(struct skiff_sched *s, void (*fn)(void *arg), void *arg);
+/* Keeps t alive as long as the schedule (the user may free a datatype while a call still uses it). */
+void skiff_sched_hold_type(struct skiff_sched *s, const struct skiff_type *t);
 /* Ends the current round. */
 void skiff_sched_round(struct skiff_sched *s);
 
@@ -64,5 +72,11 @@ void skiff_sched_round(struct skiff_sched *s);
 int skiff_sched_run(struct skiff_sched *s, struct skiff_request **req);
 struct skiff_sched *skiff_sched_new(struct skiff_comm *c);
 void skiff_sched_release(struct skiff_sched *s);
+
+/* Persistent schedules: built once (from skiff_sched_new), closed by skiff_sched_plan, then run any
+ * number of times, one run at a time, each completing r. skiff_sched_free ends one that is not running. */
+void skiff_sched_plan(struct skiff_sched *s);
+int skiff_sched_start(struct skiff_sched *s, struct skiff_request *r);
+void skiff_sched_free(struct skiff_sched *s);
 
 #endif

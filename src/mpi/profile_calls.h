@@ -22,6 +22,9 @@
     X(MPI_Allreduce) X(MPI_Iallreduce) X(MPI_Gather) X(MPI_Gatherv) X(MPI_Scatter) X(MPI_Scatterv)       \
     X(MPI_Allgather) X(MPI_Allgatherv) X(MPI_Alltoall) X(MPI_Alltoallv) X(MPI_Reduce_scatter)            \
     X(MPI_Reduce_scatter_block) X(MPI_Scan) X(MPI_Exscan) X(MPI_Reduce_local)                            \
+    X(MPI_Alltoallw) X(MPI_Iallgather) X(MPI_Iallgatherv) X(MPI_Ialltoall) X(MPI_Ialltoallv)             \
+    X(MPI_Ialltoallw) X(MPI_Igather) X(MPI_Igatherv) X(MPI_Iscatter) X(MPI_Iscatterv)                    \
+    X(MPI_Ireduce_scatter) X(MPI_Ireduce_scatter_block) X(MPI_Iscan) X(MPI_Iexscan)                      \
     X(MPI_Op_create) X(MPI_Op_free) X(MPI_Op_commutative)                                                \
     /* communicators, groups, topologies, attributes, errors */                                          \
     X(MPI_Comm_rank) X(MPI_Comm_size) X(MPI_Comm_compare) X(MPI_Comm_group) X(MPI_Comm_test_inter)       \

@@ -1061,6 +1061,130 @@ static int scan_comm_freed(struct bad_ctx *x)
     return MPI_Scan(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_SUM, bad_freed_comm());
 }
 
+/* ------------------------------------------------- the other nonblocking collectives, and Alltoallw */
+
+static int iallgather_request_null(struct bad_ctx *x)
+{
+    return MPI_Iallgather(x->ibuf, 1, MPI_INT, x->ibuf2, 1, MPI_INT, x->comm, NULL);
+}
+
+static int iallgatherv_recvcounts_null(struct bad_ctx *x)
+{
+    int displs[64];
+    return MPI_Iallgatherv(x->ibuf, 1, MPI_INT, x->ibuf2, NULL, displs_of(displs), MPI_INT, x->comm, &x->req);
+}
+
+static int ialltoall_count_negative(struct bad_ctx *x)
+{
+    return MPI_Ialltoall(x->ibuf, -3, MPI_INT, x->ibuf2, 1, MPI_INT, x->comm, &x->req);
+}
+
+static int ialltoallv_rdispls_null(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Ialltoallv(x->ibuf, counts_of(counts, 1), displs_of(displs), MPI_INT, x->ibuf2, counts, NULL, MPI_INT,
+                          x->comm, &x->req);
+}
+
+static MPI_Datatype *ints_of(MPI_Datatype *types, MPI_Datatype first)
+{
+    for (int i = 0; i < 64; i++)
+        types[i] = MPI_INT;
+    types[0] = first;
+    return types;
+}
+
+static int ialltoallw_sendtypes_null(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    MPI_Datatype types[64];
+    return MPI_Ialltoallw(x->ibuf, counts_of(counts, 1), displs_of(displs), NULL, x->ibuf2, counts, displs,
+                          ints_of(types, MPI_INT), x->comm, &x->req);
+}
+
+static int ialltoallw_recvbuf_in_place(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    MPI_Datatype types[64];
+    ints_of(types, MPI_INT);
+    return MPI_Ialltoallw(x->ibuf, counts_of(counts, 1), displs_of(displs), types, MPI_IN_PLACE, counts, displs,
+                          types, x->comm, &x->req);
+}
+
+static int alltoallw_recvcount_negative(struct bad_ctx *x)
+{
+    int counts[64], bad[64], displs[64];
+    MPI_Datatype types[64];
+    ints_of(types, MPI_INT);
+    return MPI_Alltoallw(x->ibuf, counts_of(counts, 1), displs_of(displs), types, x->ibuf2, counts_of(bad, -3),
+                         displs, types, x->comm);
+}
+
+static int alltoallw_recvtype_null(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    MPI_Datatype types[64], rtypes[64];
+    return MPI_Alltoallw(x->ibuf, counts_of(counts, 1), displs_of(displs), ints_of(types, MPI_INT), x->ibuf2, counts,
+                         displs, ints_of(rtypes, MPI_DATATYPE_NULL), x->comm);
+}
+
+static int alltoallw_comm_null(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    MPI_Datatype types[64];
+    ints_of(types, MPI_INT);
+    return MPI_Alltoallw(x->ibuf, counts_of(counts, 1), displs_of(displs), types, x->ibuf2, counts, displs, types,
+                         MPI_COMM_NULL);
+}
+
+static int igather_root_high(struct bad_ctx *x)
+{
+    return MPI_Igather(x->ibuf, 1, MPI_INT, x->ibuf2, 1, MPI_INT, 77, x->comm, &x->req);
+}
+
+static int igatherv_root_displs_null(struct bad_ctx *x)
+{
+    int counts[64];
+    return MPI_Igatherv(x->ibuf, 1, MPI_INT, x->ibuf2, counts_of(counts, 1), NULL, MPI_INT, 0, x->self, &x->req);
+}
+
+static int iscatter_type_null(struct bad_ctx *x)
+{
+    return MPI_Iscatter(x->ibuf, 1, MPI_INT, x->ibuf2, 1, MPI_DATATYPE_NULL, 0, x->comm, &x->req);
+}
+
+static int iscatterv_root_sendcounts_null(struct bad_ctx *x)
+{
+    int displs[64];
+    return MPI_Iscatterv(x->ibuf, NULL, displs_of(displs), MPI_INT, x->ibuf2, 1, MPI_INT, 0, x->self, &x->req);
+}
+
+static int ireduce_scatter_recvcount_negative(struct bad_ctx *x)
+{
+    int counts[64];
+    return MPI_Ireduce_scatter(x->ibuf, x->ibuf2, counts_of(counts, -3), MPI_INT, MPI_SUM, x->comm, &x->req);
+}
+
+static int ireduce_scatter_block_bxor_float(struct bad_ctx *x)
+{
+    return MPI_Ireduce_scatter_block(x->dbuf, x->dbuf + 8, 1, MPI_FLOAT, MPI_BXOR, x->comm, &x->req);
+}
+
+static int iscan_count_negative(struct bad_ctx *x)
+{
+    return MPI_Iscan(x->ibuf, x->ibuf2, -3, MPI_INT, MPI_SUM, x->comm, &x->req);
+}
+
+static int iexscan_comm_null(struct bad_ctx *x)
+{
+    return MPI_Iexscan(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL, &x->req);
+}
+
+static int iexscan_request_null(struct bad_ctx *x)
+{
+    return MPI_Iexscan(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_SUM, x->comm, NULL);
+}
+
 #define ALIASED "the same address"
 #define IN_PLACE(buf) buf " is MPI_IN_PLACE"
 #define ROOT_IN_PLACE(buf, other) buf " cannot be MPI_IN_PLACE; at the root pass MPI_IN_PLACE as " other
@@ -1301,5 +1425,29 @@ const struct bad_case bad_coll[] = {
     {"alltoallv_comm_null", "MPI_Alltoallv", MPI_ERR_COMM, "MPI_COMM_NULL", alltoallv_comm_null},
     {"reduce_scatter_comm_null", "MPI_Reduce_scatter", MPI_ERR_COMM, "MPI_COMM_NULL", reduce_scatter_comm_null},
     {"scan_comm_freed", "MPI_Scan", MPI_ERR_COMM, "already freed", scan_comm_freed},
+    {"iallgather_request_null", "MPI_Iallgather", MPI_ERR_ARG, IS_NULL("request"), iallgather_request_null},
+    {"iallgatherv_recvcounts_null", "MPI_Iallgatherv", MPI_ERR_ARG, IS_NULL("recvcounts"),
+     iallgatherv_recvcounts_null},
+    {"ialltoall_count_negative", "MPI_Ialltoall", MPI_ERR_COUNT, "invalid count -3", ialltoall_count_negative},
+    {"ialltoallv_rdispls_null", "MPI_Ialltoallv", MPI_ERR_ARG, IS_NULL("rdispls"), ialltoallv_rdispls_null},
+    {"ialltoallw_sendtypes_null", "MPI_Ialltoallw", MPI_ERR_ARG, IS_NULL("sendtypes"), ialltoallw_sendtypes_null},
+    {"ialltoallw_recvbuf_in_place", "MPI_Ialltoallw", MPI_ERR_BUFFER, IN_PLACE("recvbuf"),
+     ialltoallw_recvbuf_in_place},
+    {"alltoallw_recvcount_negative", "MPI_Alltoallw", MPI_ERR_COUNT, "invalid recvcounts[0] = -3",
+     alltoallw_recvcount_negative},
+    {"alltoallw_recvtype_null", "MPI_Alltoallw", MPI_ERR_TYPE, "MPI_DATATYPE_NULL", alltoallw_recvtype_null},
+    {"alltoallw_comm_null", "MPI_Alltoallw", MPI_ERR_COMM, "MPI_COMM_NULL", alltoallw_comm_null},
+    {"igather_root_high", "MPI_Igather", MPI_ERR_ROOT, "invalid root 77", igather_root_high},
+    {"igatherv_root_displs_null", "MPI_Igatherv", MPI_ERR_ARG, IS_NULL("displs"), igatherv_root_displs_null},
+    {"iscatter_type_null", "MPI_Iscatter", MPI_ERR_TYPE, "MPI_DATATYPE_NULL", iscatter_type_null},
+    {"iscatterv_root_sendcounts_null", "MPI_Iscatterv", MPI_ERR_ARG, IS_NULL("sendcounts"),
+     iscatterv_root_sendcounts_null},
+    {"ireduce_scatter_recvcount_negative", "MPI_Ireduce_scatter", MPI_ERR_COUNT, "invalid recvcounts[0] = -3",
+     ireduce_scatter_recvcount_negative},
+    {"ireduce_scatter_block_bxor_float", "MPI_Ireduce_scatter_block", MPI_ERR_OP,
+     "MPI_BXOR is not defined for MPI_FLOAT", ireduce_scatter_block_bxor_float},
+    {"iscan_count_negative", "MPI_Iscan", MPI_ERR_COUNT, "invalid count -3", iscan_count_negative},
+    {"iexscan_comm_null", "MPI_Iexscan", MPI_ERR_COMM, "MPI_COMM_NULL", iexscan_comm_null},
+    {"iexscan_request_null", "MPI_Iexscan", MPI_ERR_ARG, IS_NULL("request"), iexscan_request_null},
     {0},
 };

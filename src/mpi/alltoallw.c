@@ -1,0 +1,142 @@
+/* MPI_Alltoallw: a datatype and a byte displacement per peer on both sides. Each block is staged on
+ * its own (coll_plan.h) and travels as one message (coll/alltoallw_linear.c). The blocking call runs
+ * the same schedule as the nonblocking and persistent forms. */
+#include <stdlib.h>
+
+#include "coll/algo.h"
+#include "coll/coll.h"
+#include "core/error.h"
+#include "mpi/coll_check.h"
+#include "mpi/coll_plan.h"
+#include "mpi/mpi_impl.h"
+
+/* One side: n counts, byte displacements and datatypes; t gets the checked types. */
+struct wside {
+    const void *buf;
+    const int *counts, *displs;
+    const MPI_Datatype *types;
+    const struct skiff_type **t;
+};
+
+static int check_wside(struct wside *w, int n, const char *buf, const char *counts, const char *displs,
+                       const char *types)
+{
+    size_t total;
+    int rc = skiff_check_counts(n, w->counts, counts, &total);
+    if (!rc)
+        rc = skiff_check_array(n, w->displs, displs);
+    if (!rc)
+        rc = skiff_check_array(n, w->types, types);
+    for (int i = 0; !rc && i < n; i++) {
+        rc = skiff_check_dtype(w->types[i], 1, &w->t[i]);
+        if (!rc)
+            rc = skiff_check_named_buf((const char *)w->buf + w->displs[i], (size_t)w->counts[i], w->t[i], buf);
+    }
+    return rc;
+}
+
+/* Only the block a rank sends itself can be matched against what it expects here. */
+static int check_alltoallw(struct wside *sd, struct wside *r, MPI_Comm comm, struct skiff_comm **c)
+{
+    int rc = skiff_check_comm(comm, c);
+    if (!rc)
+        rc = skiff_check_not_in_place(r->buf, "recvbuf");
+    if (rc)
+        return rc;
+    int n = (*c)->size, me = (*c)->rank;
+    if (!(r->t = malloc(2 * (size_t)n * sizeof *r->t)))
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory for %d datatypes", 2 * n);
+    sd->t = r->t + n;
+    rc = check_wside(r, n, "recvbuf", "recvcounts", "rdispls", "recvtypes");
+    if (rc || sd->buf == MPI_IN_PLACE)
+        return rc;
+    rc = check_wside(sd, n, "sendbuf", "sendcounts", "sdispls", "sendtypes");
+    if (!rc)
+        rc = skiff_ck_alias(sd->buf, r->buf, 1, SEND_RECV, FIX_SENDBUF);
+    return rc ? rc
+              : skiff_ck_match(skiff_packed(sd->t[me], sd->counts[me]), skiff_packed(r->t[me], r->counts[me]), V_SEND,
+                               me);
+}
+
+static void plan(struct skiff_sched *s, const struct wside *sd, const struct wside *r)
+{
+    int n = s->comm->size, in_place = sd->buf == MPI_IN_PLACE;
+    const struct wside *from = in_place ? r : sd;
+    char **ptr = skiff_sched_scratch(s, 2 * (size_t)n * sizeof *ptr);
+    size_t *bytes = skiff_sched_scratch(s, 2 * (size_t)n * sizeof *bytes);
+    struct skiff_pk **u = skiff_sched_scratch(s, (size_t)n * sizeof *u);
+    for (int i = 0; i < n; i++) {
+        /* In place every block is both sent and overwritten: send from a copy. */
+        ptr[i] = skiff_plan_in(s, (const char *)from->buf + from->displs[i], (size_t)from->counts[i], from->t[i],
+                               in_place);
+        bytes[i] = skiff_packed(from->t[i], from->counts[i]);
+        ptr[n + i] = skiff_plan_out(s, (char *)r->buf + r->displs[i], (size_t)r->counts[i], r->t[i], &u[i]);
+        bytes[n + i] = skiff_packed(r->t[i], r->counts[i]);
+    }
+    skiff_sched_round(s);
+    skiff_alltoallw_linear(s, ptr, bytes, ptr + n, bytes + n);
+    for (int i = 0; i < n; i++)
+        skiff_plan_unpack(s, u[i]);
+    skiff_sched_round(s);
+}
+
+int skiff_plan_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                         const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+                         const MPI_Datatype recvtypes[], MPI_Comm comm, struct skiff_sched **out)
+{
+    struct skiff_comm *c = NULL;
+    struct wside sd = {sendbuf, sendcounts, sdispls, sendtypes, NULL};
+    struct wside r = {recvbuf, recvcounts, rdispls, recvtypes, NULL};
+    int rc = check_alltoallw(&sd, &r, comm, &c);
+    if (!rc && (*out = skiff_plan_new(c, &rc)) != NULL)
+        plan(*out, &sd, &r);
+    free(r.t);
+    return rc;
+}
+
+/* The profiler's message size: what this rank sends, or with MPI_IN_PLACE what it receives. */
+static size_t prof_wbytes(const int counts[], const MPI_Datatype types[], MPI_Comm comm)
+{
+    const struct skiff_comm *c = skiff_comm_get(comm);
+    size_t sum = 0;
+    for (int i = 0; counts && types && c && i < c->size; i++)
+        sum += skiff_prof_bytes(counts[i], types[i]);
+    return sum;
+}
+
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                   void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                   MPI_Comm comm)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER(MPI_Alltoallw);
+    SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? prof_wbytes(recvcounts, recvtypes, comm)
+                                                : prof_wbytes(sendcounts, sendtypes, comm));
+    int rc = skiff_plan_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                                  comm, &s);
+    if (!rc) {
+        rc = skiff_sched_run(s, NULL);
+        free(s);
+    }
+    return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Alltoallw)
+
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                    void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                    MPI_Comm comm, MPI_Request *request)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER(MPI_Ialltoallw);
+    SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? prof_wbytes(recvcounts, recvtypes, comm)
+                                                : prof_wbytes(sendcounts, sendtypes, comm));
+    int rc = skiff_ck_request(comm, request);
+    if (rc)
+        return rc;
+    rc = skiff_plan_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                              comm, &s);
+    return skiff_nb_start(comm, rc, s, request);
+}
+SKIFF_ALIAS(MPI_Ialltoallw)

@@ -96,7 +96,7 @@ void skiff_req_complete(struct skiff_request *r)
     if (r->on_complete)
         r->on_complete(r);
     if (r->freed)
-        skiff_req_release(r);
+        skiff_req_destroy(r);
 }
 
 static struct skiff_request *new_send(struct skiff_comm *c, uint32_t ctx, int dest, int peer, int tag,
@@ -122,6 +122,20 @@ static struct skiff_request *new_send(struct skiff_comm *c, uint32_t ctx, int de
 static struct skiff_request *done_send(struct skiff_comm *c, uint32_t ctx, int dest, int peer, int tag)
 {
     return new_send(c, ctx, dest, peer, tag, NULL, 0, SKIFF_RS_DONE);
+}
+
+/* A synchronous eager send or a rendezvous: r waits for the receiver's answer, which names it by id. */
+static void send_awaiting(struct skiff_request *r, struct skiff_hdr *h, int eager)
+{
+    h->sreq = skiff_req_id(r);
+    if (eager) {
+        h->flags = SKIFF_MSG_F_SYNC;
+        xmit(r->world_peer, h, r->buf, r->bytes, NULL);
+    } else {
+        h->type = SKIFF_MSG_RTS;
+        h->aux = (uint64_t)(uintptr_t)r->buf;
+        xmit(r->world_peer, h, NULL, 0, NULL);
+    }
 }
 
 int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct skiff_comm *c, uint32_t ctx, int mode,
@@ -153,16 +167,35 @@ int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct sk
     }
     if (!(r = new_send(c, ctx, dest, peer, tag, buf, bytes, eager ? SKIFF_RS_WAIT_ACK : SKIFF_RS_WAIT_RNDV)))
         return skiff_err(MPI_ERR_NO_MEM, "out of request objects");
-    h.sreq = skiff_req_id(r);
     *out = r;
-    if (eager) {
-        h.flags = SKIFF_MSG_F_SYNC;
-        xmit(peer, &h, buf, bytes, NULL);
-    } else {
-        h.type = SKIFF_MSG_RTS;
-        h.aux = (uint64_t)(uintptr_t)buf;
-        xmit(peer, &h, NULL, 0, NULL);
+    send_awaiting(r, &h, eager);
+    return MPI_SUCCESS;
+}
+
+int skiff_send_restart(struct skiff_request *r, const struct skiff_transport *t, int mode)
+{
+    int peer = r->world_peer, self = peer == skiff.rank;
+    struct skiff_hdr h = {.type = SKIFF_MSG_EAGER, .version = SKIFF_PROTO_VERSION, .src = r->comm->rank,
+                          .tag = r->tag, .ctx = r->ctx, .len = r->bytes};
+    r->st_error = MPI_SUCCESS;
+    r->withdrawn = 0;
+    int eager = self || r->bytes <= t->max_eager;
+    if (eager && mode == SKIFF_SEND_STANDARD) {
+        if (self) {
+            skiff_core_incoming(peer, &h, r->buf, r->bytes);
+            r->state = SKIFF_RS_DONE;
+        } else if ((!pp.head || !pp.head[peer]) && t->send(peer, &h, r->buf, r->bytes) == 0) {
+            r->state = SKIFF_RS_DONE;
+        } else {
+            r->state = SKIFF_RS_POSTED;
+            pp.active_sends++;
+            defer(peer, &h, r->buf, r->bytes, r);
+        }
+        return MPI_SUCCESS;
     }
+    r->state = eager ? SKIFF_RS_WAIT_ACK : SKIFF_RS_WAIT_RNDV;
+    pp.active_sends++;
+    send_awaiting(r, &h, eager);
     return MPI_SUCCESS;
 }
 
@@ -354,6 +387,27 @@ void skiff_core_incoming(int peer, const struct skiff_hdr *h, const void *payloa
     }
 }
 
+/* r takes the message u, which is out of the unexpected queue: all of it now, or its rendezvous. */
+static void deliver_unexp(struct skiff_request *r, struct skiff_unexp *u)
+{
+    if (u->h.type == SKIFF_MSG_EAGER)
+        deliver_eager(r, u->peer, &u->h, u->data);
+    else
+        start_rndv_recv(r, u->peer, &u->h);
+    free(u->data);
+    free(u);
+}
+
+/* The oldest matching message that is already here, else a place among the posted receives. */
+static inline void recv_post(struct skiff_request *r)
+{
+    struct skiff_unexp *u = skiff_unexp_find(r->ctx, r->peer, r->tag, 1);
+    if (!u)
+        skiff_posted_add(r);
+    else
+        deliver_unexp(r, u);
+}
+
 int skiff_recv_start(void *buf, size_t bytes, int src, int tag, struct skiff_comm *c, uint32_t ctx,
                      struct skiff_request **out)
 {
@@ -369,18 +423,50 @@ int skiff_recv_start(void *buf, size_t bytes, int src, int tag, struct skiff_com
     r->bytes = bytes;
     r->state = SKIFF_RS_POSTED;
     *out = r;
-    struct skiff_unexp *u = skiff_unexp_find(ctx, src, tag, 1);
-    if (!u) {
-        skiff_posted_add(r);
-        return MPI_SUCCESS;
-    }
-    if (u->h.type == SKIFF_MSG_EAGER)
-        deliver_eager(r, u->peer, &u->h, u->data);
-    else
-        start_rndv_recv(r, u->peer, &u->h);
-    free(u->data);
-    free(u);
+    recv_post(r);
     return MPI_SUCCESS;
+}
+
+void skiff_recv_restart(struct skiff_request *r)
+{
+    r->st_source = r->st_tag = 0;
+    r->st_error = MPI_SUCCESS;
+    r->st_bytes = r->msg_len = r->done = 0;
+    r->cancelled = 0;
+    r->world_peer = -1;
+    r->state = SKIFF_RS_POSTED;
+    recv_post(r);
+}
+
+int skiff_mprobe_once(int src, int tag, struct skiff_comm *c, MPI_Status *status, struct skiff_request **out)
+{
+    *out = NULL;
+    if (!skiff_probe_once(src, tag, c, status))
+        return MPI_SUCCESS;
+    struct skiff_request *m = skiff_req_alloc(SKIFF_REQ_MSG);
+    if (!m)
+        return skiff_err(MPI_ERR_NO_MEM, "out of request objects for a matched message");
+    /* The same oldest match as the probe's, now out of every other receive's reach. */
+    m->matched = skiff_unexp_find(c->ctx, src, tag, 1);
+    m->comm = c;
+    m->peer = m->matched->h.src;
+    m->world_peer = m->matched->peer;
+    m->tag = m->matched->h.tag;
+    m->ctx = c->ctx;
+    m->bytes = m->matched->h.len;
+    *out = m;
+    return MPI_SUCCESS;
+}
+
+void skiff_mrecv_start(struct skiff_request *m, void *buf, size_t bytes)
+{
+    struct skiff_unexp *u = m->matched;
+    m->matched = NULL;
+    m->kind = SKIFF_REQ_RECV;
+    m->buf = buf;
+    m->bytes = bytes;
+    m->state = SKIFF_RS_POSTED;
+    deliver_unexp(m, u);
 }
 
 int skiff_probe_once(int src, int tag, struct skiff_comm *c, MPI_Status *status)
@@ -516,9 +602,25 @@ int skiff_pt2pt_outstanding(void)
     return pp.active_sends;
 }
 
+/* A message MPI_Mprobe matched that no MPI_Mrecv took: its sender, if it waits, is told as an unmatched
+ * one would be (a matched message is not in the queue a WITHDRAW searches). */
+static void drop_matched(struct skiff_request *m, void *arg)
+{
+    (void)arg;
+    if (m->kind != SKIFF_REQ_MSG)
+        return;
+    struct skiff_unexp *u = m->matched;
+    if (u->h.type == SKIFF_MSG_RTS || (u->h.flags & SKIFF_MSG_F_SYNC))
+        send_ctrl(u->peer, SKIFF_MSG_DROP, u->h.sreq, 0);
+    free(u->data);
+    free(u);
+    skiff_req_release(m);
+}
+
 void skiff_pt2pt_finalize_begin(void)
 {
     pp.finalizing = 1;
+    skiff_req_foreach(drop_matched, NULL);
     struct skiff_unexp *u;
     while ((u = skiff_unexp_take_awaiting(-1, 0)) != NULL) {
         send_ctrl(u->peer, SKIFF_MSG_DROP, u->h.sreq, 0);

@@ -8,6 +8,8 @@
 #include "core/comm.h"
 #include "core/request.h"
 
+struct skiff_transport;
+
 enum skiff_send_mode { SKIFF_SEND_STANDARD = 0, SKIFF_SEND_SYNC = 1 };
 
 /* Starts a send; *out is the request (NULL when blocking is set and the message is already gone).
@@ -18,6 +20,17 @@ int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct sk
 /* Posts a receive; src may be MPI_ANY_SOURCE (not MPI_PROC_NULL). */
 int skiff_recv_start(void *buf, size_t bytes, int src, int tag, struct skiff_comm *c, uint32_t ctx,
                      struct skiff_request **out);
+/* Persistent sends: r (kind SKIFF_REQ_SEND, inactive) already holds what skiff_send_start resolves per
+ * call (comm, ctx, peer and world_peer, tag, buf, bytes); t is world_peer's transport. Begins one round
+ * on r itself, in mode. */
+int skiff_send_restart(struct skiff_request *r, const struct skiff_transport *t, int mode);
+/* Persistent receives: posts r (kind SKIFF_REQ_RECV with buf, bytes, peer, tag, ctx, comm) again. */
+void skiff_recv_restart(struct skiff_request *r);
+/* Matched probe: takes the oldest message that matches out of the unexpected queue into *out (a request
+ * of kind SKIFF_REQ_MSG, the MPI_Message), so no other receive can match it; *out NULL if none. */
+int skiff_mprobe_once(int src, int tag, struct skiff_comm *c, MPI_Status *status, struct skiff_request **out);
+/* Receives the message m holds into buf (bytes of room): m becomes its receive request. */
+void skiff_mrecv_start(struct skiff_request *m, void *buf, size_t bytes);
 /* Non-destructive probe of the unexpected queue: 1 and status filled if a message matches. */
 int skiff_probe_once(int src, int tag, struct skiff_comm *c, MPI_Status *status);
 /* Cancels a receive that has not matched yet; returns 1 if it was cancelled. */

@@ -50,6 +50,13 @@ void skiff_req_release(struct skiff_request *r)
     skiff_req_pool.free = r;
 }
 
+void skiff_req_destroy(struct skiff_request *r)
+{
+    if (r->persist && r->persist->destroy)
+        r->persist->destroy(r);
+    skiff_req_release(r);
+}
+
 void skiff_req_foreach(void (*fn)(struct skiff_request *r, void *arg), void *arg)
 {
     for (uint32_t c = 0; c < skiff_req_pool.nchunks; c++)
@@ -58,8 +65,17 @@ void skiff_req_foreach(void (*fn)(struct skiff_request *r, void *arg), void *arg
                 fn(&skiff_req_pool.chunk[c][i], arg);
 }
 
+static void destroy_persistent(struct skiff_request *r, void *arg)
+{
+    (void)arg;
+    if (r->persist && r->persist->destroy)
+        r->persist->destroy(r);
+}
+
 void skiff_req_finalize(void)
 {
+    /* Persistent requests the program never freed still own memory (packed copies, held types). */
+    skiff_req_foreach(destroy_persistent, NULL);
     for (uint32_t c = 0; c < skiff_req_pool.nchunks; c++)
         free(skiff_req_pool.chunk[c]);
     memset(&skiff_req_pool, 0, sizeof skiff_req_pool);

@@ -11,8 +11,22 @@
 #include "util/arch.h"
 
 struct skiff_comm;
+struct skiff_request;
+struct skiff_unexp;
 
-enum skiff_req_kind { SKIFF_REQ_SEND = 1, SKIFF_REQ_RECV, SKIFF_REQ_COLL };
+/* SKIFF_REQ_MSG: a message MPI_Mprobe took out of the unexpected queue, waiting in its handle for
+ * MPI_Mrecv (which turns the object into a receive). */
+enum skiff_req_kind { SKIFF_REQ_SEND = 1, SKIFF_REQ_RECV, SKIFF_REQ_COLL, SKIFF_REQ_MSG };
+
+/* What makes a request persistent (point-to-point, collective, partitioned): MPI_Start calls start on
+ * the inactive request, which begins one round on the request object itself (same handle, same id);
+ * completion calls make it inactive again (state SKIFF_RS_IDLE) instead of releasing it. destroy frees
+ * what the init call set up (in pdata), just before the object is released. */
+struct skiff_persist_ops {
+    const char *what; /* for messages: "persistent send" */
+    int (*start)(struct skiff_request *r); /* an MPI error code */
+    void (*destroy)(struct skiff_request *r);
+};
 
 enum skiff_req_state {
     SKIFF_RS_IDLE = 0,
@@ -46,10 +60,20 @@ struct skiff_request {
     struct skiff_request *next, *prev; /* posted-receive list or stream list */
     void (*on_complete)(struct skiff_request *r); /* e.g. give a buffered send's space back */
     void *cookie;
+    const struct skiff_persist_ops *persist; /* NULL: a one-shot request */
+    void *pdata;                             /* the persistent request's own data */
+    struct skiff_unexp *matched;             /* SKIFF_REQ_MSG: the message */
 };
 
 struct skiff_request *skiff_req_alloc(int kind);
 void skiff_req_release(struct skiff_request *r);
+/* Releases r after a persistent request's destroy hook (for any request: what MPI_Request_free ends). */
+void skiff_req_destroy(struct skiff_request *r);
+/* A persistent request between rounds: completion calls treat it as MPI_REQUEST_NULL, but keep it. */
+static inline int skiff_req_inactive(const struct skiff_request *r)
+{
+    return r->state == SKIFF_RS_IDLE && r->persist != NULL;
+}
 /* Calls fn on every live request (deadlock reports). */
 void skiff_req_foreach(void (*fn)(struct skiff_request *r, void *arg), void *arg);
 void skiff_req_finalize(void);

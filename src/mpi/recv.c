@@ -154,8 +154,8 @@ static int sendrecv(const void *sendbuf, size_t sendcount, const struct skiff_ty
 /* MPI forbids send and receive buffers that overlap (MPI_Sendrecv_replace is for that). Detectable
  * cheaply when both types are contiguous (exact byte ranges) or the data of both starts at the same
  * byte; a side that moves nothing cannot conflict. */
-static int check_disjoint(const void *sendbuf, int sendcount, const struct skiff_type *st, int dest,
-                          const void *recvbuf, int recvcount, const struct skiff_type *rt, int source)
+int skiff_check_disjoint(const void *sendbuf, int sendcount, const struct skiff_type *st, int dest,
+                         const void *recvbuf, int recvcount, const struct skiff_type *rt, int source)
 {
     size_t sn = (size_t)sendcount * st->size, rn = (size_t)recvcount * rt->size;
     if (dest == MPI_PROC_NULL || source == MPI_PROC_NULL || !sn || !rn)
@@ -181,7 +181,7 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     if (!rc)
         rc = skiff_check_p2p(recvbuf, "recvbuf", recvcount, recvtype, source, recvtag, comm, 1, &c, &rt);
     if (!rc)
-        rc = check_disjoint(sendbuf, sendcount, st, dest, recvbuf, recvcount, rt, source);
+        rc = skiff_check_disjoint(sendbuf, sendcount, st, dest, recvbuf, recvcount, rt, source);
     if (rc)
         return skiff_fail(comm, rc);
     size_t got = 0;

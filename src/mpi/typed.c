@@ -53,24 +53,52 @@ static void unpack_done(struct skiff_request *r)
     r->on_complete = NULL;
 }
 
-int skiff_recv_packed(void *buf, size_t count, const struct skiff_type *t, int src, int tag, struct skiff_comm *c,
-                      struct skiff_request **out)
+/* NULL (and *rc the error) when memory is out. */
+static struct landing *landing_new(void *buf, size_t count, const struct skiff_type *t, int src, size_t bytes, int *rc)
 {
-    size_t bytes = skiff_type_packed_size(t, count);
     struct landing *l = malloc(sizeof *l + bytes);
     if (!l)
-        return skiff_err(MPI_ERR_NO_MEM, "cannot allocate %zu bytes to receive a message from rank %d", bytes, src);
-    *l = (struct landing){buf, count, t};
-    int rc = skiff_recv_start(l->data, bytes, src, tag, c, c->ctx, out);
-    if (rc) {
-        free(l);
-        return rc;
-    }
-    skiff_type_ref(t); /* MPI_Type_free may come before the message */
-    struct skiff_request *r = *out;
+        *rc = skiff_err(MPI_ERR_NO_MEM, "cannot allocate %zu bytes to receive a message from rank %d", bytes, src);
+    else
+        *l = (struct landing){buf, count, t};
+    return l;
+}
+
+/* r receives into l: unpacked when r completes. */
+static void landing_attach(struct skiff_request *r, struct landing *l)
+{
+    skiff_type_ref(l->t); /* MPI_Type_free may come before the message */
     r->cookie = l;
     r->on_complete = unpack_done;
     if (r->state == SKIFF_RS_DONE) /* matched a message that was already here */
         unpack_done(r);
+}
+
+int skiff_recv_packed(void *buf, size_t count, const struct skiff_type *t, int src, int tag, struct skiff_comm *c,
+                      struct skiff_request **out)
+{
+    size_t bytes = skiff_type_packed_size(t, count);
+    int rc = MPI_SUCCESS;
+    struct landing *l = landing_new(buf, count, t, src, bytes, &rc);
+    if (!l)
+        return rc;
+    rc = skiff_recv_start(l->data, bytes, src, tag, c, c->ctx, out);
+    if (rc) {
+        free(l);
+        return rc;
+    }
+    landing_attach(*out, l);
+    return MPI_SUCCESS;
+}
+
+int skiff_mrecv_packed(void *buf, size_t count, const struct skiff_type *t, struct skiff_request *m)
+{
+    size_t bytes = skiff_type_packed_size(t, count);
+    int rc = MPI_SUCCESS;
+    struct landing *l = landing_new(buf, count, t, m->peer, bytes, &rc);
+    if (!l)
+        return rc;
+    skiff_mrecv_start(m, l->data, bytes);
+    landing_attach(m, l);
     return MPI_SUCCESS;
 }

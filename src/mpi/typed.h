@@ -31,4 +31,20 @@ static inline int skiff_typed_recv(void *buf, size_t count, const struct skiff_t
     return skiff_recv_packed(buf, count, t, src, tag, c, out);
 }
 
+int skiff_mrecv_packed(void *buf, size_t count, const struct skiff_type *t, struct skiff_request *m);
+/* As skiff_mrecv_start, for count elements of t: the message m matched lands in buf. An MPI error code
+ * (m is untouched on error). */
+static inline int skiff_typed_mrecv(void *buf, size_t count, const struct skiff_type *t, struct skiff_request *m)
+{
+    if (SKIFF_LIKELY(t->contiguous) || count == 0) {
+        skiff_mrecv_start(m, skiff_type_data(buf, t), count * t->size);
+        return MPI_SUCCESS;
+    }
+    return skiff_mrecv_packed(buf, count, t, m);
+}
+
+/* MPI_Sendrecv's and MPI_Isendrecv's check that the two buffers do not overlap (mpi/recv.c). */
+int skiff_check_disjoint(const void *sendbuf, int sendcount, const struct skiff_type *st, int dest,
+                         const void *recvbuf, int recvcount, const struct skiff_type *rt, int source);
+
 #endif

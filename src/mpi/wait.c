@@ -96,6 +96,9 @@ static int set_fill(struct req_set *s, MPI_Request reqs[])
         s->r[i] = live(reqs[i]);
         if (SKIFF_UNLIKELY(!s->r[i] && reqs[i] != MPI_REQUEST_NULL))
             return skiff_err(MPI_ERR_REQUEST, "array_of_requests[%d] = %#llx " NOT_LIVE, i, handle_bits(reqs[i]));
+        /* An inactive persistent request counts as MPI_REQUEST_NULL here, but its handle stays. */
+        if (s->r[i] && SKIFF_UNLIKELY(skiff_req_inactive(s->r[i])))
+            s->r[i] = NULL;
     }
     int i = repeat_at(s->n, s->r);
     if (SKIFF_UNLIKELY(i >= 0))
@@ -128,11 +131,16 @@ static int set_resolve_out(int count, MPI_Request reqs[], struct req_set *s, con
     return rc;
 }
 
-/* Takes a completed request out of the user's hands: status, error, release. */
+/* Takes a completed request out of the user's hands: status, error, release; a persistent one becomes
+ * inactive instead, and the user keeps its handle. */
 static int retire(struct skiff_request *r, MPI_Request *h, MPI_Status *status)
 {
     skiff_status_from_req(status, r);
     int rc = r->st_error;
+    if (SKIFF_UNLIKELY(r->persist != NULL)) {
+        r->state = SKIFF_RS_IDLE;
+        return rc;
+    }
     skiff_req_release(r);
     *h = MPI_REQUEST_NULL;
     return rc;
@@ -154,7 +162,7 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     int rc = check_req_at(request, &r);
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
-    if (!r) {
+    if (!r || SKIFF_UNLIKELY(r->state != SKIFF_RS_DONE && skiff_req_inactive(r))) {
         skiff_status_empty(status, MPI_ANY_SOURCE);
         return MPI_SUCCESS;
     }
@@ -174,7 +182,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         rc = skiff_check_ptr(flag, "flag");
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
-    if (!r) {
+    if (!r || SKIFF_UNLIKELY(r->state != SKIFF_RS_DONE && skiff_req_inactive(r))) {
         *flag = 1;
         skiff_status_empty(status, MPI_ANY_SOURCE);
         return MPI_SUCCESS;
@@ -397,8 +405,8 @@ int PMPI_Request_free(MPI_Request *request)
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
     /* The operation goes on; its request object is released when it completes. */
-    if (r->state == SKIFF_RS_DONE)
-        skiff_req_release(r);
+    if (r->state == SKIFF_RS_DONE || skiff_req_inactive(r))
+        skiff_req_destroy(r);
     else
         r->freed = 1;
     *request = MPI_REQUEST_NULL;
@@ -416,7 +424,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         rc = skiff_check_ptr(flag, "flag");
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
-    if (!r) {
+    if (!r || skiff_req_inactive(r)) {
         *flag = 1;
         skiff_status_empty(status, MPI_ANY_SOURCE);
         return MPI_SUCCESS;

@@ -600,6 +600,249 @@ NULL_OUT_CASE(testany_null_flag, TESTANY, 1)
 NULL_OUT_CASE(testsome_null_outcount, TESTSOME, 2)
 NULL_OUT_CASE(testsome_null_indices, TESTSOME, 3)
 
+/* Matched probe, the nonblocking send-receive, persistent requests (issue 13). */
+static int mprobe_rank_high(struct bad_ctx *x)
+{
+    MPI_Message m;
+    return MPI_Mprobe(99, 0, x->comm, &m, MPI_STATUS_IGNORE);
+}
+
+static int mprobe_tag_negative(struct bad_ctx *x)
+{
+    MPI_Message m;
+    return MPI_Mprobe(0, -7, x->comm, &m, MPI_STATUS_IGNORE);
+}
+
+static int mprobe_comm_null(struct bad_ctx *x)
+{
+    MPI_Message m;
+    (void)x;
+    return MPI_Mprobe(0, 0, MPI_COMM_NULL, &m, MPI_STATUS_IGNORE);
+}
+
+static int mprobe_null_message(struct bad_ctx *x)
+{
+    return MPI_Mprobe(0, 0, x->comm, NULL, MPI_STATUS_IGNORE);
+}
+
+static int improbe_null_flag(struct bad_ctx *x)
+{
+    MPI_Message m;
+    return MPI_Improbe(0, 0, x->comm, NULL, &m, MPI_STATUS_IGNORE);
+}
+
+static int improbe_freed_comm(struct bad_ctx *x)
+{
+    MPI_Message m;
+    int flag;
+    (void)x;
+    return MPI_Improbe(0, 0, bad_freed_comm(), &flag, &m, MPI_STATUS_IGNORE);
+}
+
+static int mrecv_message_null(struct bad_ctx *x)
+{
+    MPI_Message m = MPI_MESSAGE_NULL;
+    return MPI_Mrecv(x->ibuf, 1, MPI_INT, &m, MPI_STATUS_IGNORE);
+}
+
+static int mrecv_null_message(struct bad_ctx *x)
+{
+    return MPI_Mrecv(x->ibuf, 1, MPI_INT, NULL, MPI_STATUS_IGNORE);
+}
+
+static int mrecv_forged(struct bad_ctx *x)
+{
+    MPI_Message m = (MPI_Message)(uintptr_t)0x12345;
+    return MPI_Mrecv(x->ibuf, 1, MPI_INT, &m, MPI_STATUS_IGNORE);
+}
+
+static int mrecv_count_negative(struct bad_ctx *x)
+{
+    MPI_Message m = MPI_MESSAGE_NO_PROC;
+    return MPI_Mrecv(x->ibuf, -3, MPI_INT, &m, MPI_STATUS_IGNORE);
+}
+
+static int mrecv_uncommitted(struct bad_ctx *x)
+{
+    MPI_Message m = MPI_MESSAGE_NO_PROC;
+    MPI_Datatype t = bad_uncommitted_type();
+    int rc = MPI_Mrecv(x->ibuf, 1, t, &m, MPI_STATUS_IGNORE);
+    MPI_Type_free(&t);
+    return rc;
+}
+
+static int imrecv_null_request(struct bad_ctx *x)
+{
+    MPI_Message m = MPI_MESSAGE_NO_PROC;
+    return MPI_Imrecv(x->ibuf, 1, MPI_INT, &m, NULL);
+}
+
+static int imrecv_message_null(struct bad_ctx *x)
+{
+    MPI_Message m = MPI_MESSAGE_NULL;
+    MPI_Request r;
+    return MPI_Imrecv(x->ibuf, 1, MPI_INT, &m, &r);
+}
+
+static int isendrecv_dest_high(struct bad_ctx *x)
+{
+    MPI_Request r;
+    return MPI_Isendrecv(x->ibuf, 1, MPI_INT, 99, 0, x->ibuf2, 1, MPI_INT, 0, 0, x->comm, &r);
+}
+
+static int isendrecv_recvtag(struct bad_ctx *x)
+{
+    MPI_Request r;
+    return MPI_Isendrecv(x->ibuf, 1, MPI_INT, 0, 0, x->ibuf2, 1, MPI_INT, 0, -8, x->comm, &r);
+}
+
+static int isendrecv_same_buf(struct bad_ctx *x)
+{
+    MPI_Request r;
+    return MPI_Isendrecv(x->ibuf, 4, MPI_INT, 0, 0, x->ibuf, 4, MPI_INT, 0, 0, x->comm, &r);
+}
+
+static int isendrecv_null_request(struct bad_ctx *x)
+{
+    return MPI_Isendrecv(x->ibuf, 1, MPI_INT, 0, 0, x->ibuf2, 1, MPI_INT, 0, 0, x->comm, NULL);
+}
+
+static int isendrecv_replace_count_negative(struct bad_ctx *x)
+{
+    MPI_Request r;
+    return MPI_Isendrecv_replace(x->ibuf, -3, MPI_INT, 0, 0, 0, 0, x->comm, &r);
+}
+
+static int isendrecv_replace_comm_null(struct bad_ctx *x)
+{
+    MPI_Request r;
+    return MPI_Isendrecv_replace(x->ibuf, 1, MPI_INT, 0, 0, 0, 0, MPI_COMM_NULL, &r);
+}
+
+static int send_init_rank_high(struct bad_ctx *x)
+{
+    MPI_Request r;
+    return MPI_Send_init(x->ibuf, 1, MPI_INT, 99, 0, x->comm, &r);
+}
+
+static int send_init_null_request(struct bad_ctx *x)
+{
+    return MPI_Send_init(x->ibuf, 1, MPI_INT, 0, 0, x->comm, NULL);
+}
+
+static int send_init_uncommitted(struct bad_ctx *x)
+{
+    MPI_Request r;
+    MPI_Datatype t = bad_uncommitted_type();
+    int rc = MPI_Send_init(x->ibuf, 1, t, 0, 0, x->comm, &r);
+    MPI_Type_free(&t);
+    return rc;
+}
+
+static int ssend_init_tag_negative(struct bad_ctx *x)
+{
+    MPI_Request r;
+    return MPI_Ssend_init(x->ibuf, 1, MPI_INT, 0, -7, x->comm, &r);
+}
+
+static int rsend_init_count_negative(struct bad_ctx *x)
+{
+    MPI_Request r;
+    return MPI_Rsend_init(x->ibuf, -3, MPI_INT, 0, 0, x->comm, &r);
+}
+
+static int bsend_init_freed_comm(struct bad_ctx *x)
+{
+    MPI_Request r;
+    return MPI_Bsend_init(x->ibuf, 1, MPI_INT, 0, 0, bad_freed_comm(), &r);
+}
+
+static int recv_init_rank_high(struct bad_ctx *x)
+{
+    MPI_Request r;
+    return MPI_Recv_init(x->ibuf, 1, MPI_INT, 99, 0, x->comm, &r);
+}
+
+static int recv_init_null_buf(struct bad_ctx *x)
+{
+    MPI_Request r;
+    return MPI_Recv_init(NULL, 5, MPI_INT, 0, 0, x->comm, &r);
+}
+
+static int start_null_ptr(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Start(NULL);
+}
+
+static int start_null(struct bad_ctx *x)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    (void)x;
+    return MPI_Start(&r);
+}
+
+static int start_freed(struct bad_ctx *x)
+{
+    MPI_Request r = freed_request();
+    (void)x;
+    return MPI_Start(&r);
+}
+
+static int start_not_persistent(struct bad_ctx *x)
+{
+    MPI_Request r;
+    MPI_Isend(x->ibuf, 1, MPI_INT, MPI_PROC_NULL, 0, x->comm, &r);
+    int rc = MPI_Start(&r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    return rc;
+}
+
+/* A started receive that nothing matches (MPI_COMM_SELF, a tag nobody sends) is started again. */
+static int start_active(struct bad_ctx *x)
+{
+    MPI_Request r;
+    MPI_Recv_init(x->ibuf, 1, MPI_INT, 0, 4321, x->self, &r);
+    MPI_Start(&r);
+    int rc = MPI_Start(&r);
+    MPI_Cancel(&r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    MPI_Request_free(&r);
+    return rc;
+}
+
+static int startall_count_negative(struct bad_ctx *x)
+{
+    MPI_Request r[1];
+    (void)x;
+    return MPI_Startall(-3, r);
+}
+
+static int startall_null_array(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Startall(2, NULL);
+}
+
+static int startall_null_entry(struct bad_ctx *x)
+{
+    MPI_Request r[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    MPI_Send_init(x->ibuf, 1, MPI_INT, MPI_PROC_NULL, 0, x->comm, &r[0]);
+    int rc = MPI_Startall(2, r);
+    MPI_Request_free(&r[0]);
+    return rc;
+}
+
+static int startall_repeat(struct bad_ctx *x)
+{
+    MPI_Request r[2];
+    MPI_Send_init(x->ibuf, 1, MPI_INT, MPI_PROC_NULL, 0, x->comm, &r[0]);
+    r[1] = r[0];
+    int rc = MPI_Startall(2, r);
+    MPI_Request_free(&r[0]);
+    return rc;
+}
+
 /* Request_free and Cancel: a request must be given, and not a nonblocking collective's. */
 static int request_free_null_ptr(struct bad_ctx *x)
 {
@@ -722,6 +965,45 @@ const struct bad_case bad_p2p[] = {
     {"iprobe_tag_negative", "MPI_Iprobe", MPI_ERR_TAG, "invalid tag -7", iprobe_tag_negative},
     {"iprobe_freed_comm", "MPI_Iprobe", MPI_ERR_COMM, "already freed", iprobe_freed_comm},
     {"iprobe_null_flag", "MPI_Iprobe", MPI_ERR_ARG, "flag is NULL", iprobe_null_flag},
+    {"mprobe_rank_high", "MPI_Mprobe", MPI_ERR_RANK, "invalid rank 99", mprobe_rank_high},
+    {"mprobe_tag_negative", "MPI_Mprobe", MPI_ERR_TAG, "invalid tag -7", mprobe_tag_negative},
+    {"mprobe_comm_null", "MPI_Mprobe", MPI_ERR_COMM, "MPI_COMM_NULL", mprobe_comm_null},
+    {"mprobe_null_message", "MPI_Mprobe", MPI_ERR_ARG, "message is NULL", mprobe_null_message},
+    {"improbe_null_flag", "MPI_Improbe", MPI_ERR_ARG, "flag is NULL", improbe_null_flag},
+    {"improbe_freed_comm", "MPI_Improbe", MPI_ERR_COMM, "already freed", improbe_freed_comm},
+    {"mrecv_message_null", "MPI_Mrecv", MPI_ERR_REQUEST, "(MPI_MESSAGE_NULL)", mrecv_message_null},
+    {"mrecv_null_message", "MPI_Mrecv", MPI_ERR_ARG, "message is NULL", mrecv_null_message},
+    {"mrecv_forged", "MPI_Mrecv", MPI_ERR_REQUEST, "message 0x12345 is not a matched message", mrecv_forged},
+    {"mrecv_count_negative", "MPI_Mrecv", MPI_ERR_COUNT, "invalid count -3", mrecv_count_negative},
+    {"mrecv_uncommitted", "MPI_Mrecv", MPI_ERR_TYPE, "not committed", mrecv_uncommitted},
+    {"imrecv_null_request", "MPI_Imrecv", MPI_ERR_ARG, "request is NULL", imrecv_null_request},
+    {"imrecv_message_null", "MPI_Imrecv", MPI_ERR_REQUEST, "(MPI_MESSAGE_NULL)", imrecv_message_null},
+    {"isendrecv_dest_high", "MPI_Isendrecv", MPI_ERR_RANK, "invalid rank 99", isendrecv_dest_high},
+    {"isendrecv_recvtag", "MPI_Isendrecv", MPI_ERR_TAG, "invalid tag -8", isendrecv_recvtag},
+    {"isendrecv_same_buf", "MPI_Isendrecv", MPI_ERR_BUFFER, "overlap", isendrecv_same_buf},
+    {"isendrecv_null_request", "MPI_Isendrecv", MPI_ERR_ARG, "request is NULL", isendrecv_null_request},
+    {"isendrecv_replace_count_negative", "MPI_Isendrecv_replace", MPI_ERR_COUNT, "invalid count -3",
+     isendrecv_replace_count_negative},
+    {"isendrecv_replace_comm_null", "MPI_Isendrecv_replace", MPI_ERR_COMM, "MPI_COMM_NULL",
+     isendrecv_replace_comm_null},
+    {"send_init_rank_high", "MPI_Send_init", MPI_ERR_RANK, "invalid rank 99", send_init_rank_high},
+    {"send_init_null_request", "MPI_Send_init", MPI_ERR_ARG, "request is NULL", send_init_null_request},
+    {"send_init_uncommitted", "MPI_Send_init", MPI_ERR_TYPE, "not committed", send_init_uncommitted},
+    {"ssend_init_tag_negative", "MPI_Ssend_init", MPI_ERR_TAG, "invalid tag -7", ssend_init_tag_negative},
+    {"rsend_init_count_negative", "MPI_Rsend_init", MPI_ERR_COUNT, "invalid count -3", rsend_init_count_negative},
+    {"bsend_init_freed_comm", "MPI_Bsend_init", MPI_ERR_COMM, "already freed", bsend_init_freed_comm},
+    {"recv_init_rank_high", "MPI_Recv_init", MPI_ERR_RANK, "invalid rank 99", recv_init_rank_high},
+    {"recv_init_null_buf", "MPI_Recv_init", MPI_ERR_BUFFER, "NULL but count is 5", recv_init_null_buf},
+    {"start_null_ptr", "MPI_Start", MPI_ERR_ARG, "request is NULL", start_null_ptr},
+    {"start_null", "MPI_Start", MPI_ERR_REQUEST, "is MPI_REQUEST_NULL", start_null},
+    {"start_freed", "MPI_Start", MPI_ERR_REQUEST, "not a live request", start_freed},
+    {"start_not_persistent", "MPI_Start", MPI_ERR_REQUEST, "not a persistent request", start_not_persistent},
+    {"start_active", "MPI_Start", MPI_ERR_REQUEST, "is already active", start_active},
+    {"startall_count_negative", "MPI_Startall", MPI_ERR_COUNT, "invalid count -3", startall_count_negative},
+    {"startall_null_array", "MPI_Startall", MPI_ERR_ARG, "array_of_requests is NULL", startall_null_array},
+    {"startall_null_entry", "MPI_Startall", MPI_ERR_REQUEST, "array_of_requests[1] is MPI_REQUEST_NULL",
+     startall_null_entry},
+    {"startall_repeat", "MPI_Startall", MPI_ERR_REQUEST, "array_of_requests[1] repeats", startall_repeat},
     {"sendrecv_dest_high", "MPI_Sendrecv", MPI_ERR_RANK, "invalid rank 99", sendrecv_dest_high},
     {"sendrecv_source_high", "MPI_Sendrecv", MPI_ERR_RANK, "invalid rank 98", sendrecv_source_high},
     {"sendrecv_sendtag", "MPI_Sendrecv", MPI_ERR_TAG, "invalid tag -7", sendrecv_sendtag},

@@ -1,0 +1,21 @@
+# Requests that outlive one operation (issue 13): matched probe, persistent point-to-point, the
+# nonblocking combined send-receive. Each also builds and passes with MPICH 4.0 and Open MPI 4.1
+# (MPI-4 parts are guarded by MPI_VERSION in the sources).
+skiff_mpi_test(      mprobe                 mprobe.c               "1;2;3;4")
+skiff_mpi_test(      persist                persist.c              "1;2;3;4")
+# MPI_Finalize answers the senders of messages MPI_Mprobe matched and nobody received.
+skiff_mpi_program(mprobe_finalize.c mprobe_finalize_target)
+foreach(np 2 3 4)
+  foreach(tr shm tcp)
+    set(test mprobe_finalize_${tr}_np${np})
+    add_test(NAME ${test}
+      COMMAND sh ${SKIFF_TEST_SRC}/expect_clean_exit.sh "without a matching receive" ${np}
+              ${SKIFF_MPIEXEC} -n ${np} --timeout 60 $<TARGET_FILE:${mprobe_finalize_target}>)
+    set(_env "")
+    if(tr STREQUAL "tcp")
+      set(_env SKIFF_TRANSPORTS=tcp)
+    endif()
+    set_tests_properties(${test} PROPERTIES TIMEOUT 90 PROCESSORS ${np} LABELS "mpi;finalize" ENVIRONMENT "${_env}")
+  endforeach()
+endforeach()
+skiff_mpi_test(      isendrecv              isendrecv.c            "1;2;3;4")

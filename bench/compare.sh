@@ -6,9 +6,11 @@
 # With -m coll: the same for bench/coll.c (Barrier, Bcast, Allreduce, Alltoall
 # latency) at several rank counts; rank counts above the core count run
 # oversubscribed with each library's oversubscription settings.
+# With -m persist: pt2pt.c --persist, the 8-byte ping-pong with Isend/Irecv
+# ("ilat") and with persistent requests ("plat"), pinned as in pt2pt mode.
 #
-# Usage: bench/compare.sh [-m pt2pt|coll] [-r ROUNDS] [-q] [-l LIBS] [-n NPS]
-#   -m MODE    pt2pt (default) or coll
+# Usage: bench/compare.sh [-m pt2pt|coll|persist] [-r ROUNDS] [-q] [-l LIBS] [-n NPS]
+#   -m MODE    pt2pt (default), coll or persist
 #   -r ROUNDS  interleaved rounds (default 5)
 #   -q         pass --quick to the benchmark (short runs, for checking the script)
 #   -l LIBS    comma list from skiff,mpich,ompi (default all three)
@@ -76,7 +78,7 @@ parse_args() {
     [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "-r wants a positive integer"
     local l n
     for l in $LIBS; do [[ " $ALL_LIBS " == *" $l "* ]] || die "unknown library '$l'"; done
-    [[ "$MODE" == pt2pt || "$MODE" == coll ]] || die "-m wants pt2pt or coll"
+    [[ "$MODE" == pt2pt || "$MODE" == coll || "$MODE" == persist ]] || die "-m wants pt2pt, coll or persist"
     for n in $NPS; do [[ "$n" =~ ^[1-9][0-9]*$ ]] || die "-n wants positive rank counts"; done
     if [[ "$MODE" == coll && -z "$RUN_TIMEOUT_SET" ]]; then
         if [[ -n "$QUICK" ]]; then RUN_TIMEOUT=60; else RUN_TIMEOUT=150; fi
@@ -175,8 +177,11 @@ run_one() {
     local lib="$1" round="$2"
     local raw="$RUN_DIR/raw/$lib-r$round.txt"
     # shellcheck disable=SC2086
-    if launch "$lib" "$BUILD/pt2pt-$lib" $QUICK >"$raw" 2>"$raw.err"; then
-        awk -v lib="$lib" -v r="$round" '($1=="lat"||$1=="bw") && NF==3 {
+    local persist=""
+    [[ "$MODE" == persist ]] && persist="--persist"
+    # shellcheck disable=SC2086
+    if launch "$lib" "$BUILD/pt2pt-$lib" $QUICK $persist >"$raw" 2>"$raw.err"; then
+        awk -v lib="$lib" -v r="$round" '($1=="lat"||$1=="bw"||$1=="ilat"||$1=="plat") && NF==3 {
             print lib "\t" r "\t" $1 "\t" $2 "\t" $3 }' "$raw" >>"$RUN_DIR/results.tsv"
         log "  round $round $lib: ok"
     else
@@ -210,7 +215,7 @@ vals = defaultdict(list)  # (metric, bytes, lib) -> [values]
 for line in open(path):
     lib, _, metric, size, v = line.split("\t")
     vals[(metric, int(size), lib)].append(float(v))
-keys = sorted({(m, s) for (m, s, _) in vals}, key=lambda k: (k[0] != "lat", k[1]))
+keys = sorted({(m, s) for (m, s, _) in vals}, key=lambda k: (not k[0].endswith("lat"), k[0], k[1]))
 
 def human(n):
     for unit, f in (("MiB", 1 << 20), ("KiB", 1 << 10)):
@@ -219,11 +224,12 @@ def human(n):
     return f"{n} B"
 
 def stats(metric, xs):
-    best = min(xs) if metric == "lat" else max(xs)
+    best = min(xs) if metric.endswith("lat") else max(xs)
     return best, statistics.median(xs)
 
 w = 16
 print("lat = half round trip, usec (lower is better); bw = GB/s, 1e9 B/s (higher is better)")
+print("ilat/plat = half round trip with Isend/Irecv / with persistent requests (-m persist)")
 print("cells = best/median over rounds (best = min latency, max bandwidth)")
 print("ratio = skiff median / best peer median:  lat <1 => skiff faster;  bw >1 => skiff faster")
 hdr = f"{'metric':<6} {'size':>8}  " + "".join(
@@ -241,7 +247,7 @@ for metric, size in keys:
         row += f"{f'{b:.3f}/{m:.3f}':>{w}}"
     have = [p for p in peers if p in med]
     if "skiff" in med and have:
-        pick = min if metric == "lat" else max
+        pick = min if metric.endswith("lat") else max
         bp = pick(have, key=lambda p: med[p])
         row += f"  {med['skiff'] / med[bp]:>10.3f} ({bp})"
     else:

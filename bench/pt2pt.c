@@ -2,7 +2,8 @@
  *
  * Written against the MPI API only, so the same source builds with skiff,
  * MPICH and Open MPI.  Uses Init/Finalize, Comm_rank/size, Send/Recv,
- * Isend/Irecv/Waitall, Wtime and Abort; no collectives.
+ * Isend/Irecv/Wait/Waitall, Send_init/Recv_init/Start/Startall/Request_free
+ * (--persist), Wtime and Abort; no collectives.
  *
  *   lat: ping-pong, half round trip in microseconds (lower is better)
  *   bw : streaming, a window of 64 Isends (fewer for 16 MiB: receive memory
@@ -12,13 +13,19 @@
  * Rank 0 prints only "lat <bytes> <usec>" / "bw <bytes> <GB/s>" lines on
  * stdout.  Diagnostics go to stderr.  Ranks >= 2 (if any) sit idle.
  *
+ * --persist measures instead what a persistent request saves: the 8-byte
+ * ping-pong done with Isend/Irecv and Wait ("ilat 8 <usec>") and with
+ * Send_init/Recv_init requests started each round ("plat 8 <usec>"), the
+ * same calls otherwise: rank 0 starts its receive and send and waits for
+ * both, rank 1 waits for its receive before it sends.
+ *
  * A 0-byte ping-pong spin (spin_s) first wakes both cores.  Iteration
  * counts are adaptive: after a per-size warm-up, rank 0 times calibration
  * runs (doubling until one lasts >= calib_s), picks a count that should take
  * ~target_s and sends every count to rank 1, so both ranks always execute
  * the same number of iterations.
  *
- * Usage: pt2pt [--quick]
+ * Usage: pt2pt [--quick] [--persist]
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -44,6 +51,12 @@ struct cfg {
 };
 
 static int rank;
+
+/* How the ping-pong moves its messages: Send/Recv, Isend/Irecv, or the
+ * persistent requests in preq (receive, send) made for the current size. */
+enum pp_kind { PP_BLOCKING, PP_NONBLOCKING, PP_PERSISTENT };
+static enum pp_kind pp_kind = PP_BLOCKING;
+static MPI_Request preq[2];
 
 /* MPICH defines MPI_STATUSES_IGNORE as (MPI_Status *)1, which GCC 12+ flags
  * with -Wstringop-overflow at -O2.  Laundering it through a volatile keeps
@@ -92,8 +105,40 @@ static long scale_count(long n, double t, double target_s, long lo, long hi)
     return k < lo ? lo : k;
 }
 
+static void pingpong_nonblocking(char *buf, int bytes, long iters)
+{
+    int peer = 1 - rank;
+    MPI_Request r[2];
+    for (long i = 0; i < iters; i++) {
+        if (pp_kind == PP_PERSISTENT) {
+            if (rank == 0) {
+                MPI_Startall(2, preq);
+                MPI_Waitall(2, preq, statuses_ignore);
+            } else {
+                MPI_Start(&preq[0]);
+                MPI_Wait(&preq[0], MPI_STATUS_IGNORE);
+                MPI_Start(&preq[1]);
+                MPI_Wait(&preq[1], MPI_STATUS_IGNORE);
+            }
+        } else if (rank == 0) {
+            MPI_Irecv(buf, bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &r[0]);
+            MPI_Isend(buf, bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &r[1]);
+            MPI_Waitall(2, r, statuses_ignore);
+        } else {
+            MPI_Irecv(buf, bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &r[0]);
+            MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+            MPI_Isend(buf, bytes, MPI_BYTE, peer, TAG_DATA, MPI_COMM_WORLD, &r[1]);
+            MPI_Wait(&r[1], MPI_STATUS_IGNORE);
+        }
+    }
+}
+
 static void pingpong(char *buf, int bytes, long iters)
 {
+    if (pp_kind != PP_BLOCKING) {
+        pingpong_nonblocking(buf, bytes, iters);
+        return;
+    }
     for (long i = 0; i < iters; i++) {
         if (rank == 0) {
             MPI_Send(buf, bytes, MPI_BYTE, 1, TAG_DATA, MPI_COMM_WORLD);
@@ -127,16 +172,26 @@ static long calibrate_pingpong(char *buf, int bytes, long n, double min_s, doubl
     }
 }
 
-static void run_latency(const struct cfg *c, int bytes)
+static void run_latency(const struct cfg *c, int bytes, const char *name)
 {
     char *buf = xmalloc((size_t)bytes);
     double t;
+    if (pp_kind == PP_PERSISTENT) {
+        /* One buffer both ways, as the other kinds use: the receive and the send of a round never
+         * overlap in time on one rank. */
+        MPI_Recv_init(buf, bytes, MPI_BYTE, 1 - rank, TAG_DATA, MPI_COMM_WORLD, &preq[0]);
+        MPI_Send_init(buf, bytes, MPI_BYTE, 1 - rank, TAG_DATA, MPI_COMM_WORLD, &preq[1]);
+    }
     pingpong(buf, bytes, c->lat_warmup);
     long n = calibrate_pingpong(buf, bytes, c->lat_warmup, c->calib_s, &t);
     long iters = share_count(scale_count(n, t, c->target_s, 100, 50000000L));
     t = timed_pingpong(buf, bytes, iters);
     if (rank == 0)
-        printf("lat %d %.3f\n", bytes, t * 1e6 / (2.0 * (double)iters));
+        printf("%s %d %.3f\n", name, bytes, t * 1e6 / (2.0 * (double)iters));
+    if (pp_kind == PP_PERSISTENT) {
+        MPI_Request_free(&preq[0]);
+        MPI_Request_free(&preq[1]);
+    }
     free(buf);
 }
 
@@ -214,7 +269,7 @@ int main(int argc, char **argv)
     static const struct cfg quick = {.target_s = 0.03, .calib_s = 0.005, .spin_s = 0.02,
                                      .lat_warmup = 200, .bw_warmup = 1};
     struct cfg c = normal;
-    int size;
+    int size, persist = 0;
 
     statuses_ignore = MPI_STATUSES_IGNORE;
     MPI_Init(&argc, &argv);
@@ -223,9 +278,11 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
             c = quick;
+        } else if (strcmp(argv[i], "--persist") == 0) {
+            persist = 1;
         } else {
             if (rank == 0)
-                fprintf(stderr, "usage: %s [--quick]\n", argv[0]);
+                fprintf(stderr, "usage: %s [--quick] [--persist]\n", argv[0]);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     }
@@ -238,11 +295,20 @@ int main(int argc, char **argv)
         double t;
         char b = 0;
         calibrate_pingpong(&b, 0, 1000, c.spin_s, &t);
-        for (int i = 0; i < NELEM(lat_sizes); i++) {
-            run_latency(&c, lat_sizes[i]);
+        for (int i = 0; i < NELEM(lat_sizes) && !persist; i++) {
+            run_latency(&c, lat_sizes[i], "lat");
             fflush(stdout);
         }
-        for (int i = 0; i < NELEM(bw_sizes); i++) {
+        /* Alternating, so that drift in the machine's load hits both alike. */
+        for (int i = 0; i < 3 && persist; i++) {
+            pp_kind = PP_NONBLOCKING;
+            run_latency(&c, 8, "ilat");
+            pp_kind = PP_PERSISTENT;
+            run_latency(&c, 8, "plat");
+            pp_kind = PP_BLOCKING;
+            fflush(stdout);
+        }
+        for (int i = 0; i < NELEM(bw_sizes) && !persist; i++) {
             run_bandwidth(&c, bw_sizes[i]);
             fflush(stdout);
         }

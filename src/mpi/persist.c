@@ -190,28 +190,30 @@ int PMPI_Start(MPI_Request *request)
 }
 SKIFF_ALIAS(MPI_Start)
 
-/* Every entry startable and none twice, before any starts. */
-static int check_all(int count, MPI_Request reqs[])
+/* Up to this many requests Startall resolves them on the stack and finds repeats by comparing pairs. */
+#define START_STACK 16
+
+/* Every entry startable and none twice, before any starts: r[i] is what reqs[i] names. */
+static int resolve_all(int count, MPI_Request reqs[], struct skiff_request **r)
 {
-    int rc = skiff_check_count(count);
-    if (rc || (rc = skiff_check_array(count, reqs, "array_of_requests")))
-        return rc;
-    int i = 0, dup = -1;
+    int rc = MPI_SUCCESS, i = 0, dup = -1;
     for (; !rc && i < count; i++) {
-        struct skiff_request *r = NULL;
-        if (!(rc = startable(reqs[i], i, &r)) && r->listed)
+        if ((rc = startable(reqs[i], i, &r[i])))
+            break;
+        if (count <= START_STACK) {
+            for (int j = 0; j < i && dup < 0; j++)
+                dup = r[j] == r[i] ? i : -1;
+        } else if (r[i]->listed) {
             dup = i;
-        else if (!rc)
-            r->listed = 1;
+        }
+        r[i]->listed = count > START_STACK;
         if (dup >= 0)
             rc = skiff_err(MPI_ERR_REQUEST, "array_of_requests[%d] repeats an earlier entry: a request may be "
                            "listed only once", dup);
     }
-    for (int j = 0; j < i; j++) {
-        struct skiff_request *r = skiff_req_of(reqs[j]);
-        if (r)
-            r->listed = 0;
-    }
+    for (int j = 0; count > START_STACK && j < i && j < count; j++)
+        if (r[j])
+            r[j]->listed = 0;
     return rc;
 }
 
@@ -219,14 +221,23 @@ int PMPI_Startall(int count, MPI_Request array_of_requests[])
 {
     SKIFF_ENTER(MPI_Startall);
     SKIFF_REQUIRE_INIT();
-    int rc = check_all(count, array_of_requests);
-    if (rc)
+    struct skiff_request *stack[START_STACK] = {NULL}, **r = stack;
+    int rc = skiff_check_count(count);
+    if (rc || (rc = skiff_check_array(count, array_of_requests, "array_of_requests")))
         return skiff_fail_world(rc);
-    for (int i = 0; i < count; i++) {
-        struct skiff_request *r = skiff_req_of(array_of_requests[i]);
-        if ((rc = r->persist->start(r)))
-            return skiff_err_handle(r->comm, rc);
+    if (count > START_STACK && !(r = calloc((size_t)count, sizeof *r)))
+        return skiff_fail_world(skiff_err(MPI_ERR_NO_MEM, "cannot allocate a table of %d requests", count));
+    if ((rc = resolve_all(count, array_of_requests, r))) {
+        if (r != stack)
+            free(r);
+        return skiff_fail_world(rc);
     }
-    return MPI_SUCCESS;
+    struct skiff_comm *failed = NULL;
+    for (int i = 0; i < count && !rc; i++)
+        if ((rc = r[i]->persist->start(r[i])))
+            failed = r[i]->comm;
+    if (r != stack)
+        free(r);
+    return rc ? skiff_err_handle(failed, rc) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Startall)

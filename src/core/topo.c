@@ -7,16 +7,43 @@
 #include "core/error.h"
 #include "mpi.h"
 
+/* Points the arrays into the ints after the struct; the counts decide the layout. */
+static void lay_out(struct skiff_topo *t)
+{
+    int *a = (int *)(void *)(t + 1);
+    t->dims = a;
+    t->periods = t->dims + t->ndims;
+    t->index = a;
+    t->edges = t->index + t->nnodes;
+    t->sources = a;
+    t->sweights = t->sources + t->indegree;
+    t->dests = t->sweights + t->indegree;
+    t->dweights = t->dests + t->outdegree;
+}
+
+static struct skiff_topo *topo_alloc(int kind, size_t nints)
+{
+    struct skiff_topo *t = calloc(1, sizeof *t + sizeof(int) * (nints ? nints : 1));
+    if (t) {
+        t->kind = kind;
+        t->nints = nints;
+    }
+    return t;
+}
+
+static void copy_ints(int *dst, const int *src, int n)
+{
+    if (n > 0)
+        memcpy(dst, src, sizeof(int) * (size_t)n);
+}
+
 struct skiff_topo *skiff_cart_new(int ndims, const int *dims, const int *periods)
 {
-    /* One allocation holds the struct and both arrays. */
-    struct skiff_topo *t = malloc(sizeof *t + 2 * sizeof(int) * (size_t)ndims);
+    struct skiff_topo *t = topo_alloc(MPI_CART, 2 * (size_t)ndims);
     if (!t)
         return NULL;
-    t->kind = MPI_CART;
     t->ndims = ndims;
-    t->dims = (int *)(void *)(t + 1);
-    t->periods = t->dims + ndims;
+    lay_out(t);
     for (int d = 0; d < ndims; d++) {
         t->dims[d] = dims[d];
         t->periods[d] = periods[d] != 0;
@@ -24,9 +51,49 @@ struct skiff_topo *skiff_cart_new(int ndims, const int *dims, const int *periods
     return t;
 }
 
+struct skiff_topo *skiff_graph_new(int nnodes, const int *index, const int *edges)
+{
+    int nedges = nnodes > 0 ? index[nnodes - 1] : 0;
+    struct skiff_topo *t = topo_alloc(MPI_GRAPH, (size_t)nnodes + (size_t)nedges);
+    if (!t)
+        return NULL;
+    t->nnodes = nnodes;
+    t->nedges = nedges;
+    lay_out(t);
+    copy_ints(t->index, index, nnodes);
+    copy_ints(t->edges, edges, nedges);
+    return t;
+}
+
+struct skiff_topo *skiff_dist_graph_new(int indegree, const int *sources, const int *sweights, int outdegree,
+                                        const int *dests, const int *dweights)
+{
+    struct skiff_topo *t = topo_alloc(MPI_DIST_GRAPH, 2 * ((size_t)indegree + (size_t)outdegree));
+    if (!t)
+        return NULL;
+    t->indegree = indegree;
+    t->outdegree = outdegree;
+    t->weighted = sweights != NULL;
+    lay_out(t);
+    copy_ints(t->sources, sources, indegree);
+    copy_ints(t->dests, dests, outdegree);
+    if (t->weighted) {
+        copy_ints(t->sweights, sweights, indegree);
+        copy_ints(t->dweights, dweights, outdegree);
+    }
+    return t;
+}
+
 struct skiff_topo *skiff_topo_copy(const struct skiff_topo *t)
 {
-    return t ? skiff_cart_new(t->ndims, t->dims, t->periods) : NULL;
+    if (!t)
+        return NULL;
+    struct skiff_topo *n = topo_alloc(t->kind, t->nints);
+    if (!n)
+        return NULL;
+    memcpy(n, t, sizeof *t + sizeof(int) * t->nints);
+    lay_out(n);
+    return n;
 }
 
 void skiff_topo_free(struct skiff_topo *t)
@@ -109,6 +176,64 @@ void skiff_cart_sub_of(const struct skiff_topo *t, const int *remain, int rank, 
             *key = *key * t->dims[d] + coords[d];
         else
             *color = *color * t->dims[d] + coords[d];
+    }
+}
+
+/* ---------------------------------------------------------------- neighbourhoods */
+
+static void graph_span(const struct skiff_topo *t, int rank, int *lo, int *hi)
+{
+    *lo = rank > 0 ? t->index[rank - 1] : 0;
+    *hi = t->index[rank];
+}
+
+void skiff_topo_degrees(const struct skiff_topo *t, int rank, int *indegree, int *outdegree)
+{
+    int lo, hi;
+    switch (t->kind) {
+    case MPI_CART:
+        *indegree = *outdegree = 2 * t->ndims;
+        break;
+    case MPI_GRAPH:
+        graph_span(t, rank, &lo, &hi);
+        *indegree = *outdegree = hi - lo;
+        break;
+    default:
+        *indegree = t->indegree;
+        *outdegree = t->outdegree;
+    }
+}
+
+void skiff_topo_neighbors(const struct skiff_topo *t, int rank, int *sources, int *dests)
+{
+    int lo, hi;
+    switch (t->kind) {
+    case MPI_CART:
+        for (int d = 0; d < t->ndims; d++) {
+            int minus, plus;
+            skiff_cart_shift(t, rank, d, 1, &minus, &plus);
+            if (sources) {
+                sources[2 * d] = minus;
+                sources[2 * d + 1] = plus;
+            }
+            if (dests) {
+                dests[2 * d] = minus;
+                dests[2 * d + 1] = plus;
+            }
+        }
+        break;
+    case MPI_GRAPH:
+        graph_span(t, rank, &lo, &hi);
+        if (sources)
+            copy_ints(sources, t->edges + lo, hi - lo);
+        if (dests)
+            copy_ints(dests, t->edges + lo, hi - lo);
+        break;
+    default:
+        if (sources)
+            copy_ints(sources, t->sources, t->indegree);
+        if (dests)
+            copy_ints(dests, t->dests, t->outdegree);
     }
 }
 

@@ -1,9 +1,9 @@
 /* Cartesian topologies: creating grids and sub-grids, and the arithmetic between ranks and coordinates. */
 #include <stdlib.h>
 
-#include "core/node.h"
 #include "core/topo.h"
 #include "mpi/mpi_impl.h"
+#include "mpi/topo_make.h"
 
 static int check_cart(struct skiff_comm *c, const struct skiff_topo **t)
 {
@@ -32,39 +32,6 @@ static int check_grid(const struct skiff_comm *c, int ndims, const int *dims, co
     return MPI_SUCCESS;
 }
 
-/* order[i] = the rank of c that takes grid rank i. */
-static int placement(const struct skiff_comm *c, int reorder, int *order)
-{
-    if (!reorder) {
-        for (int r = 0; r < c->size; r++)
-            order[r] = r;
-        return MPI_SUCCESS;
-    }
-    int *node = malloc(sizeof(int) * (size_t)c->size);
-    if (!node)
-        return skiff_err(MPI_ERR_NO_MEM, "out of memory placing %d processes", c->size);
-    for (int r = 0; r < c->size; r++)
-        node[r] = skiff_node_of(c->group->world[r]);
-    int rc = skiff_cart_order(c->size, node, order);
-    free(node);
-    return rc;
-}
-
-/* Makes the communicator of the job ranks world[0..n) over parent c, with a grid attached. */
-static int make_cart(struct skiff_comm *c, const int *world, int n, int ndims, const int *dims, const int *periods,
-                     struct skiff_comm **out)
-{
-    int rc = skiff_comm_make(c, world, n, out);
-    if (rc || !*out)
-        return rc;
-    if (!((*out)->topo = skiff_cart_new(ndims, dims, periods))) {
-        skiff_comm_free(*out);
-        *out = NULL;
-        return skiff_err(MPI_ERR_NO_MEM, "out of memory for a %d-dimensional grid", ndims);
-    }
-    return MPI_SUCCESS;
-}
-
 int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
                      MPI_Comm *comm_cart)
 {
@@ -78,11 +45,11 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     if (rc)
         return skiff_fail(comm_old, rc);
     int *order = malloc(sizeof(int) * (size_t)c->size), *world = malloc(sizeof(int) * (size_t)c->size);
-    rc = order && world ? placement(c, reorder, order) : skiff_err(MPI_ERR_NO_MEM, "out of memory");
+    rc = order && world ? skiff_topo_placement(c, reorder, order) : skiff_err(MPI_ERR_NO_MEM, "out of memory");
     for (int i = 0; !rc && i < cells; i++)
         world[i] = c->group->world[order[i]];
     if (!rc)
-        rc = make_cart(c, world, cells, ndims, dims, periods, &n);
+        rc = skiff_topo_attach(c, world, cells, skiff_cart_new(ndims, dims, periods), &n);
     free(order);
     free(world);
     if (rc)
@@ -104,7 +71,7 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
     if (rc)
         return skiff_fail(comm, rc);
     int *order = malloc(sizeof(int) * (size_t)c->size);
-    rc = order ? placement(c, 1, order) : skiff_err(MPI_ERR_NO_MEM, "out of memory");
+    rc = order ? skiff_topo_placement(c, 1, order) : skiff_err(MPI_ERR_NO_MEM, "out of memory");
     /* The rank MPI_Cart_create with reorder would give this process. */
     *newrank = MPI_UNDEFINED;
     for (int i = 0; !rc && i < cells; i++)
@@ -142,7 +109,7 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
         if (color == mine) /* row-major: increasing rank is increasing rank in the sub-grid */
             world[nw++] = c->group->world[r];
     }
-    rc = make_cart(c, world, nw, k, dims, periods, &n);
+    rc = skiff_topo_attach(c, world, nw, skiff_cart_new(k, dims, periods), &n);
     free(world);
     if (rc)
         return skiff_fail(comm, rc);

@@ -41,6 +41,13 @@
     X(MPI_Group_range_excl) X(MPI_Group_union) X(MPI_Group_intersection) X(MPI_Group_difference)         \
     X(MPI_Cart_create) X(MPI_Cart_map) X(MPI_Cart_sub) X(MPI_Cart_coords) X(MPI_Cart_rank)               \
     X(MPI_Cart_shift) X(MPI_Cart_get) X(MPI_Cartdim_get) X(MPI_Topo_test) X(MPI_Dims_create)             \
+    X(MPI_Graph_create) X(MPI_Graph_map) X(MPI_Graphdims_get) X(MPI_Graph_get)                           \
+    X(MPI_Graph_neighbors_count) X(MPI_Graph_neighbors) X(MPI_Dist_graph_create_adjacent)                \
+    X(MPI_Dist_graph_create) X(MPI_Dist_graph_neighbors_count) X(MPI_Dist_graph_neighbors)               \
+    X(MPI_Neighbor_allgather) X(MPI_Neighbor_allgatherv) X(MPI_Neighbor_alltoall)                        \
+    X(MPI_Neighbor_alltoallv) X(MPI_Neighbor_alltoallw) X(MPI_Ineighbor_allgather)                       \
+    X(MPI_Ineighbor_allgatherv) X(MPI_Ineighbor_alltoall) X(MPI_Ineighbor_alltoallv)                     \
+    X(MPI_Ineighbor_alltoallw)                                                                           \
     /* datatypes */                                                                                      \
     X(MPI_Type_size) X(MPI_Type_get_name) X(MPI_Type_get_extent) X(MPI_Type_get_true_extent)             \
     X(MPI_Type_extent) X(MPI_Type_lb) X(MPI_Type_ub) X(MPI_Type_commit) X(MPI_Type_free) X(MPI_Type_dup) \

@@ -17,7 +17,7 @@
  *   - want is a fixed substring, so values are chosen to be distinctive (rank 99, tag -7, count -3).
  *   - A row creates what it needs and frees it again (bad_freed_* give stale handles made just
  *     before the call, so a pool cannot have handed the slot out again).
- *   - One table per area (p2p.c, coll.c, comm.c, dtype.c, misc.c); row names are unique.
+ *   - One table per area (p2p.c, coll.c, comm.c, dtype.c, misc.c, topo.c); row names are unique.
  *   - Two calls keep other rules (main.c): MPI_T_* rows give in cls the exact MPI_T_ERR_* code and no
  *     want (the tools interface has no messages and calls no handler: they run, and must return, under
  *     MPI_ERRORS_ARE_FATAL, and --list leaves them out); MPI_Abort rows run only under --fatal. */
@@ -54,6 +54,7 @@ MPI_Op bad_freed_op(void);
 MPI_Datatype bad_uncommitted_type(void);
 
 /* The tables, each ended by a row whose name is NULL. */
-extern const struct bad_case bad_p2p[], bad_coll[], bad_comm[], bad_dtype[], bad_misc[];
+extern const struct bad_case bad_p2p[], bad_coll[], bad_comm[], bad_dtype[], bad_misc[],
+    bad_topo[];
 
 #endif

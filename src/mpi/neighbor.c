@@ -1,0 +1,408 @@
+/* Neighbourhood collectives (MPI_Neighbor_* and MPI_Ineighbor_*): argument checks, and each neighbour's
+ * block as contiguous bytes, packed and unpacked for other datatypes; src/coll/neighbor.c moves them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll/neighbor.h"
+#include "core/request.h"
+#include "core/topo.h"
+#include "mpi/mpi_impl.h"
+#include "mpi/topo_make.h"
+
+/* How a side's blocks lie: one after the other (alltoall), all the same buffer (allgather's send side),
+ * at displs[k] elements (the v calls), or at wdispls[k] bytes with a type each (alltoallw). */
+enum form { FOLLOW, SAME, V, W };
+
+/* One side of a call as the user gave it. */
+struct side {
+    enum form form;
+    const void *buf;
+    int count;
+    const int *counts, *displs;
+    const MPI_Aint *wdispls;
+    MPI_Datatype dt;
+    const MPI_Datatype *dts;
+    const char *names[4]; /* buffer, counts (or count), displacements, types */
+};
+
+struct block {
+    uintptr_t addr; /* integer arithmetic: the buffer may be MPI_BOTTOM */
+    size_t count;
+    const struct skiff_type *t;
+};
+
+/* The communicator, and how many blocks each side has. */
+struct hood {
+    struct skiff_comm *c;
+    int in, out;
+};
+
+static int check_hood(MPI_Comm comm, struct hood *h)
+{
+    int rc = skiff_check_comm(comm, &h->c);
+    if (!rc && !(rc = skiff_check_intra(h->c)) && SKIFF_UNLIKELY(!h->c->topo))
+        rc = skiff_err(MPI_ERR_TOPOLOGY, "communicator %s has no topology, so no neighbours",
+                       skiff_comm_label(h->c));
+    if (!rc)
+        skiff_topo_degrees(h->c->topo, h->c->rank, &h->in, &h->out);
+    return rc;
+}
+
+static int check_counts(const struct side *s, int n)
+{
+    if (s->form >= V)
+        return skiff_check_counts(n, s->counts, s->names[1], NULL);
+    return skiff_check_count(s->count);
+}
+
+static int check_types(const struct side *s, int n, struct block *b)
+{
+    int rc = s->form == W ? skiff_check_array(n, s->dts, s->names[3]) : MPI_SUCCESS;
+    for (int k = 0; !rc && k < n; k++)
+        rc = skiff_check_dtype(s->form == W ? s->dts[k] : s->dt, 1, &b[k].t);
+    return rc;
+}
+
+/* Checks side s of n blocks and says where each block is. */
+static int side_blocks(const struct side *s, int n, struct block *b)
+{
+    int rc = skiff_check_not_in_place(s->buf, s->names[0]);
+    if (!rc && !(rc = check_counts(s, n)) && !(rc = check_types(s, n, b)) && s->form >= V)
+        rc = skiff_check_array(n, s->form == W ? (const void *)s->wdispls : (const void *)s->displs, s->names[2]);
+    for (int k = 0; !rc && k < n; k++) {
+        const struct skiff_type *t = b[k].t;
+        b[k].count = (size_t)(s->form >= V ? s->counts[k] : s->count);
+        if (s->form == W)
+            b[k].addr = (uintptr_t)s->buf + (uintptr_t)s->wdispls[k];
+        else if (s->form == V)
+            b[k].addr = (uintptr_t)s->buf + (uintptr_t)((ptrdiff_t)s->displs[k] * t->extent);
+        else
+            b[k].addr = (uintptr_t)s->buf + (uintptr_t)(s->form == SAME ? 0 : (ptrdiff_t)k * s->count * t->extent);
+        rc = skiff_check_named_buf(s->buf, b[k].count, t, s->names[0]);
+    }
+    return rc;
+}
+
+/* ---------------------------------------------------------------- running */
+
+struct unpack {
+    uintptr_t addr;
+    size_t count;
+    const struct skiff_type *t; /* held until unpacked: the user may free it before the call completes */
+    const char *from;
+};
+
+/* What outlives the call: packed blocks, and where received ones go. */
+struct job {
+    char *packed;
+    int n;
+    struct unpack u[];
+};
+
+static void finish(struct job *j, int unpack)
+{
+    for (int i = 0; i < j->n; i++) {
+        struct unpack *u = &j->u[i];
+        if (unpack)
+            skiff_type_unpack(u->from, skiff_type_packed_size(u->t, u->count), (void *)u->addr, u->count, u->t);
+        skiff_type_unref(u->t);
+    }
+    free(j->packed);
+    free(j);
+}
+
+static void finish_on_complete(struct skiff_request *r)
+{
+    finish(r->cookie, !r->st_error);
+    r->cookie = NULL;
+}
+
+static size_t bytes_of(const struct block *b)
+{
+    return skiff_type_packed_size(b->t, b->count);
+}
+
+/* The contiguous bytes of block b: the user's memory, or room at *p (holding a packed copy if pack is set). */
+static void *place(const struct block *b, char **p, int pack)
+{
+    if (b->t->contiguous)
+        return skiff_type_data((const void *)b->addr, b->t);
+    void *at = *p;
+    if (pack)
+        skiff_type_pack((const void *)b->addr, b->count, b->t, at);
+    *p += bytes_of(b);
+    return at;
+}
+
+/* Packed bytes for the non-contiguous blocks that move, and how many of them are received. */
+static size_t packed_size(const struct block *b, const int *peer, int n, int *nrecv)
+{
+    size_t sum = 0;
+    for (int k = 0; k < n; k++)
+        if (peer[k] != MPI_PROC_NULL && !b[k].t->contiguous) {
+            sum += bytes_of(&b[k]);
+            if (nrecv)
+                (*nrecv)++;
+        }
+    return sum;
+}
+
+static void plan_sends(const struct block *sb, const int *dst, int n, char **p, struct skiff_nbr_xfer *x)
+{
+    for (int k = 0; k < n; k++) {
+        x[k] = (struct skiff_nbr_xfer){dst[k], NULL, 0};
+        if (dst[k] == MPI_PROC_NULL)
+            continue;
+        int again = k > 0 && !sb[k].t->contiguous && sb[k].addr == sb[k - 1].addr && sb[k].t == sb[k - 1].t &&
+                    sb[k].count == sb[k - 1].count && x[k - 1].buf; /* allgather: pack once */
+        x[k].buf = again ? x[k - 1].buf : place(&sb[k], p, 1);
+        x[k].bytes = bytes_of(&sb[k]);
+    }
+}
+
+static void plan_recvs(const struct block *rb, const int *src, int n, char **p, struct skiff_nbr_xfer *x,
+                       struct job *j)
+{
+    for (int k = 0; k < n; k++) {
+        x[k] = (struct skiff_nbr_xfer){src[k], NULL, 0};
+        if (src[k] == MPI_PROC_NULL)
+            continue;
+        /* Packed with what the buffer holds now: a shorter message then leaves the rest as it was when
+         * the whole block is unpacked (the schedule does not say how much arrived). */
+        x[k].buf = place(&rb[k], p, 1);
+        x[k].bytes = bytes_of(&rb[k]);
+        if (!rb[k].t->contiguous) {
+            skiff_type_ref(rb[k].t);
+            j->u[j->n++] = (struct unpack){rb[k].addr, rb[k].count, rb[k].t, x[k].buf};
+        }
+    }
+}
+
+/* In a grid a process can be its neighbour's neighbour on both sides of a dimension (extent 1 or 2,
+ * periodic). What it sends towards its negative side arrives at the other's positive side, so per
+ * dimension the positive side's receive is posted first: the k-th message then meets the k-th receive. */
+static void cart_order(const struct skiff_topo *t, struct skiff_nbr_xfer *rx)
+{
+    if (t->kind != MPI_CART)
+        return;
+    for (int d = 0; d < t->ndims; d++) {
+        struct skiff_nbr_xfer tmp = rx[2 * d];
+        rx[2 * d] = rx[2 * d + 1];
+        rx[2 * d + 1] = tmp;
+    }
+}
+
+static int run(const struct hood *h, const struct block *sb, const struct block *rb, struct skiff_request **req)
+{
+    int in = h->in, out = h->out, nrecv = 0;
+    int *src = malloc(sizeof(int) * ((size_t)in + (size_t)out + 1)), *dst = src ? src + in : NULL;
+    struct skiff_nbr_xfer *x = malloc(sizeof *x * ((size_t)in + (size_t)out + 1));
+    if (!src || !x) {
+        free(src);
+        free(x);
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory for %d neighbours", in + out);
+    }
+    skiff_topo_neighbors(h->c->topo, h->c->rank, src, dst);
+    size_t bytes = packed_size(sb, dst, out, NULL) + packed_size(rb, src, in, &nrecv);
+    struct job *j = malloc(sizeof *j + sizeof(struct unpack) * (size_t)nrecv);
+    char *p = j ? (j->packed = malloc(bytes + 1)) : NULL;
+    int rc = p ? MPI_SUCCESS : skiff_err(MPI_ERR_NO_MEM, "out of memory packing %zu bytes", bytes);
+    if (!rc) {
+        j->n = 0;
+        plan_sends(sb, dst, out, &p, x + in);
+        plan_recvs(rb, src, in, &p, x, j);
+        cart_order(h->c->topo, x);
+        rc = skiff_coll_neighbor(h->c, x, in, x + in, out, req);
+    }
+    free(src);
+    free(x);
+    if (!j)
+        return rc;
+    if (!p) {
+        free(j);
+        return rc;
+    }
+    if (!rc && req && (*req)->state != SKIFF_RS_DONE) {
+        (*req)->cookie = j;
+        (*req)->on_complete = finish_on_complete;
+        return MPI_SUCCESS;
+    }
+    finish(j, !rc && (!req || !(*req)->st_error));
+    return rc;
+}
+
+/* The whole call: checks both sides, then runs. */
+static int neighbor(MPI_Comm comm, const struct side *s, const struct side *r, struct skiff_request **req)
+{
+    struct hood h;
+    int rc = check_hood(comm, &h);
+    if (rc)
+        return skiff_fail(comm, rc);
+    struct block *b = malloc(sizeof *b * ((size_t)h.in + (size_t)h.out + 1));
+    if (!b)
+        return skiff_fail(comm, skiff_err(MPI_ERR_NO_MEM, "out of memory for %d neighbours", h.in + h.out));
+    if (!(rc = side_blocks(s, h.out, b + h.in)) && !(rc = side_blocks(r, h.in, b)))
+        rc = run(&h, b + h.in, b, req);
+    free(b);
+    return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
+}
+
+/* The request pointer of a nonblocking call: checked before anything starts, so an error leaks nothing. */
+static int start(MPI_Comm comm, const struct side *s, const struct side *r, MPI_Request *request)
+{
+    struct skiff_request *req = NULL;
+    int rc = skiff_check_ptr(request, "request");
+    if (rc)
+        return skiff_fail(comm, rc);
+    if ((rc = neighbor(comm, s, r, &req)))
+        return rc;
+    *request = skiff_req_handle(req);
+    return MPI_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- the calls */
+
+
+static struct side gather_send(const void *buf, int count, MPI_Datatype dt)
+{
+    return (struct side){SAME, buf, count, NULL, NULL, NULL, dt, NULL, {"sendbuf", "sendcount", "", ""}};
+}
+
+static struct side plain(const void *buf, int count, MPI_Datatype dt, int send)
+{
+    return (struct side){FOLLOW, buf, count, NULL, NULL, NULL, dt, NULL,
+                         {send ? "sendbuf" : "recvbuf", send ? "sendcount" : "recvcount", "", ""}};
+}
+
+static struct side vside(const void *buf, const int *counts, const int *displs, MPI_Datatype dt, int send,
+                         const char *displs_name)
+{
+    return (struct side){V, buf, 0, counts, displs, NULL, dt, NULL,
+                         {send ? "sendbuf" : "recvbuf", send ? "sendcounts" : "recvcounts", displs_name, ""}};
+}
+
+static struct side wside(const void *buf, const int *counts, const MPI_Aint *displs, const MPI_Datatype *dts,
+                         int send)
+{
+    return (struct side){W, buf, 0, counts, NULL, displs, MPI_DATATYPE_NULL, dts,
+                         {send ? "sendbuf" : "recvbuf", send ? "sendcounts" : "recvcounts",
+                          send ? "sdispls" : "rdispls", send ? "sendtypes" : "recvtypes"}};
+}
+
+int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm)
+{
+    SKIFF_ENTER(MPI_Neighbor_allgather);
+    SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(sendcount, sendtype));
+    struct side s = gather_send(sendbuf, sendcount, sendtype), r = plain(recvbuf, recvcount, recvtype, 0);
+    return neighbor(comm, &s, &r, NULL);
+}
+SKIFF_ALIAS(MPI_Neighbor_allgather)
+
+int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    SKIFF_ENTER(MPI_Ineighbor_allgather);
+    SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(sendcount, sendtype));
+    struct side s = gather_send(sendbuf, sendcount, sendtype), r = plain(recvbuf, recvcount, recvtype, 0);
+    return start(comm, &s, &r, request);
+}
+SKIFF_ALIAS(MPI_Ineighbor_allgather)
+
+int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    SKIFF_ENTER(MPI_Neighbor_allgatherv);
+    SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(sendcount, sendtype));
+    struct side s = gather_send(sendbuf, sendcount, sendtype), r = vside(recvbuf, recvcounts, displs, recvtype, 0,
+                                                                         "displs");
+    return neighbor(comm, &s, &r, NULL);
+}
+SKIFF_ALIAS(MPI_Neighbor_allgatherv)
+
+int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                              MPI_Request *request)
+{
+    SKIFF_ENTER(MPI_Ineighbor_allgatherv);
+    SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(sendcount, sendtype));
+    struct side s = gather_send(sendbuf, sendcount, sendtype), r = vside(recvbuf, recvcounts, displs, recvtype, 0,
+                                                                         "displs");
+    return start(comm, &s, &r, request);
+}
+SKIFF_ALIAS(MPI_Ineighbor_allgatherv)
+
+int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm)
+{
+    SKIFF_ENTER(MPI_Neighbor_alltoall);
+    SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(sendcount, sendtype));
+    struct side s = plain(sendbuf, sendcount, sendtype, 1), r = plain(recvbuf, recvcount, recvtype, 0);
+    return neighbor(comm, &s, &r, NULL);
+}
+SKIFF_ALIAS(MPI_Neighbor_alltoall)
+
+int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    SKIFF_ENTER(MPI_Ineighbor_alltoall);
+    SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(sendcount, sendtype));
+    struct side s = plain(sendbuf, sendcount, sendtype, 1), r = plain(recvbuf, recvcount, recvtype, 0);
+    return start(comm, &s, &r, request);
+}
+SKIFF_ALIAS(MPI_Ineighbor_alltoall)
+
+int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm)
+{
+    SKIFF_ENTER(MPI_Neighbor_alltoallv);
+    SKIFF_REQUIRE_INIT();
+    struct side s = vside(sendbuf, sendcounts, sdispls, sendtype, 1, "sdispls"),
+                r = vside(recvbuf, recvcounts, rdispls, recvtype, 0, "rdispls");
+    return neighbor(comm, &s, &r, NULL);
+}
+SKIFF_ALIAS(MPI_Neighbor_alltoallv)
+
+int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                             MPI_Comm comm, MPI_Request *request)
+{
+    SKIFF_ENTER(MPI_Ineighbor_alltoallv);
+    SKIFF_REQUIRE_INIT();
+    struct side s = vside(sendbuf, sendcounts, sdispls, sendtype, 1, "sdispls"),
+                r = vside(recvbuf, recvcounts, rdispls, recvtype, 0, "rdispls");
+    return start(comm, &s, &r, request);
+}
+SKIFF_ALIAS(MPI_Ineighbor_alltoallv)
+
+int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    SKIFF_ENTER(MPI_Neighbor_alltoallw);
+    SKIFF_REQUIRE_INIT();
+    struct side s = wside(sendbuf, sendcounts, sdispls, sendtypes, 1),
+                r = wside(recvbuf, recvcounts, rdispls, recvtypes, 0);
+    return neighbor(comm, &s, &r, NULL);
+}
+SKIFF_ALIAS(MPI_Neighbor_alltoallw)
+
+int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                             MPI_Request *request)
+{
+    SKIFF_ENTER(MPI_Ineighbor_alltoallw);
+    SKIFF_REQUIRE_INIT();
+    struct side s = wside(sendbuf, sendcounts, sdispls, sendtypes, 1),
+                r = wside(recvbuf, recvcounts, rdispls, recvtypes, 0);
+    return start(comm, &s, &r, request);
+}
+SKIFF_ALIAS(MPI_Ineighbor_alltoallw)

@@ -678,6 +678,43 @@ SKIFF_MPI_API int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MP
 SKIFF_MPI_API int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
 SKIFF_MPI_API int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request);
 
+/* Info objects and info hints on communicators; communicators made with hints, nonblocking or by the
+ * members of a group alone. */
+SKIFF_MPI_API int MPI_Info_create(MPI_Info *info);
+SKIFF_MPI_API int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
+SKIFF_MPI_API int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+SKIFF_MPI_API int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+SKIFF_MPI_API int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);
+SKIFF_MPI_API int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+SKIFF_MPI_API int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+SKIFF_MPI_API int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+SKIFF_MPI_API int MPI_Info_delete(MPI_Info info, const char *key);
+SKIFF_MPI_API int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+SKIFF_MPI_API int MPI_Info_free(MPI_Info *info);
+SKIFF_MPI_API int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+SKIFF_MPI_API int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+SKIFF_MPI_API int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+SKIFF_MPI_API int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+SKIFF_MPI_API int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
+SKIFF_MPI_API int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+SKIFF_MPI_API int PMPI_Info_create(MPI_Info *info);
+SKIFF_MPI_API int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
+SKIFF_MPI_API int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
+SKIFF_MPI_API int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+SKIFF_MPI_API int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);
+SKIFF_MPI_API int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+SKIFF_MPI_API int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+SKIFF_MPI_API int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+SKIFF_MPI_API int PMPI_Info_delete(MPI_Info info, const char *key);
+SKIFF_MPI_API int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+SKIFF_MPI_API int PMPI_Info_free(MPI_Info *info);
+SKIFF_MPI_API int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+SKIFF_MPI_API int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+SKIFF_MPI_API int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+SKIFF_MPI_API int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+SKIFF_MPI_API int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
+SKIFF_MPI_API int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+
 /* Handles as integers: MPI-5's X_toint/X_fromint and the Fortran X_c2f/X_f2c (the same integers, MPI_Fint
  * being int), for every handle kind; Fortran 77 status arrays. */
 SKIFF_MPI_API int MPI_Comm_toint(MPI_Comm comm);

@@ -25,3 +25,15 @@ skiff_mpi_test(      graph_topo             graph_topo.c           "1;2;3;4")
 # Neighbourhood collectives (all five, blocking and nonblocking) on rings, open and periodic grids, extent-1
 # dimensions, graphs with self-loops and repeated edges, distributed graphs; packing receive types.
 skiff_mpi_test(      neighbor_coll          neighbor_coll.c        "1;2;3;4;6")
+# Info objects (order of keys, replace, cut values, errors, dup, c2f/f2c, 10000 made and freed), MPI_INFO_ENV and
+# MPI_Info_create_env of a program started with "alpha beta", hints on communicators; also before MPI_Init.
+skiff_mpi_test(      info                   info.c                 "1;2;singleton" ARGS alpha beta)
+# MPI_Comm_idup (several outstanding, completed by MPI_Test, mixed with dup and split, parent freed early, not
+# waiting for a rank that has not called yet), idup/dup_with_info, MPI_Comm_create_group on halves and overlaps.
+skiff_mpi_test(      comm_idup              comm_idup.c            "1;2;3;4")
+# MPI_Comm_split_type by hardware: guided by each hwloc level (nested, within the node, a bound rank's own PU),
+# mpi_shared_memory = MPI_COMM_TYPE_SHARED, unknown levels, unguided (a strict subset); bound (np <= 2) and not.
+skiff_mpi_test(      comm_split_hw          comm_split_hw.c        "1;2;3;4")
+skiff_mpi_test(      comm_split_hw_nodes    comm_split_hw.c        "4" ENV SKIFF_NODE_SIZE=2)
+# 10000 dup, 2000 split, 1000 idup, 500 create_group, each freed: no id runs out, no growth, no leak (ASan).
+skiff_mpi_test(      comm_churn             comm_churn.c           "1;2;3" TIMEOUT 240)

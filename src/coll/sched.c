@@ -35,15 +35,20 @@ static int next_tag(uint32_t ctx)
     return (int)(tags.seq[i]++ & 0x3fffffff);
 }
 
-void skiff_sched_init(struct skiff_sched *s, struct skiff_comm *c)
+static void init_tagged(struct skiff_sched *s, struct skiff_comm *c, int tag)
 {
     memset(s, 0, offsetof(struct skiff_sched, inline_steps));
     s->comm = c;
-    s->tag = next_tag(c->ctx);
+    s->tag = tag;
     s->steps = s->inline_steps;
     s->cap = SKIFF_SCHED_INLINE;
     s->round_end = s->inline_rounds;
     s->rounds_cap = SKIFF_SCHED_INLINE;
+}
+
+void skiff_sched_init(struct skiff_sched *s, struct skiff_comm *c)
+{
+    init_tagged(s, c, next_tag(c->ctx));
 }
 
 struct skiff_sched *skiff_sched_new(struct skiff_comm *c)
@@ -51,6 +56,14 @@ struct skiff_sched *skiff_sched_new(struct skiff_comm *c)
     struct skiff_sched *s = malloc(sizeof *s);
     if (s)
         skiff_sched_init(s, c);
+    return s;
+}
+
+struct skiff_sched *skiff_sched_new_tagged(struct skiff_comm *c, int tag)
+{
+    struct skiff_sched *s = malloc(sizeof *s);
+    if (s)
+        init_tagged(s, c, tag);
     return s;
 }
 
@@ -140,6 +153,13 @@ void skiff_sched_copy(struct skiff_sched *s, void *dst, const void *src, size_t 
     st->bytes = bytes;
 }
 
+void skiff_sched_then(struct skiff_sched *s, skiff_sched_then_fn *fn, void *arg)
+{
+    struct skiff_step *st = add(s, SKIFF_STEP_THEN);
+    st->then = fn;
+    st->dst = arg;
+}
+
 void skiff_sched_copy_first(struct skiff_sched *s, void *dst, const void *src, size_t bytes)
 {
     skiff_sched_copy(s, dst, src, bytes);
@@ -214,6 +234,8 @@ static void run_local(struct skiff_sched *s)
             memmove(st->dst, st->src, st->bytes);
         else if (st->kind == SKIFF_STEP_CALL)
             st->fn(st->dst);
+        else if (st->kind == SKIFF_STEP_THEN)
+            st->then(s, st->dst); /* may grow s->steps: st is not used after this */
     }
 }
 

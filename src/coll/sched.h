@@ -12,7 +12,12 @@
 #include "core/request.h"
 #include "mpi.h"
 
-enum skiff_step_kind { SKIFF_STEP_SEND = 1, SKIFF_STEP_RECV, SKIFF_STEP_REDUCE, SKIFF_STEP_COPY, SKIFF_STEP_CALL };
+enum skiff_step_kind { SKIFF_STEP_SEND = 1, SKIFF_STEP_RECV, SKIFF_STEP_REDUCE, SKIFF_STEP_COPY, SKIFF_STEP_CALL,
+                       SKIFF_STEP_THEN };
+
+struct skiff_sched;
+/* A THEN step: decides what comes next once the round's data is in (it may add rounds). */
+typedef void skiff_sched_then_fn(struct skiff_sched *s, void *arg);
 
 struct skiff_step {
     uint8_t kind;
@@ -22,6 +27,7 @@ struct skiff_step {
     size_t bytes;       /* SEND/RECV/COPY bytes, REDUCE element count */
     struct skiff_request *req;
     void (*fn)(void *arg);     /* CALL, with dst as its argument */
+    skiff_sched_then_fn *then; /* THEN, with dst as its argument */
 };
 
 #define SKIFF_SCHED_INLINE 16
@@ -63,6 +69,9 @@ void skiff_sched_copy_first(struct skiff_sched *s, void *dst, const void *src, s
 void skiff_sched_call(struct skiff_sched *s, void (*fn)(void *arg), void *arg);
 /* Keeps t alive as long as the schedule (the user may free a datatype while a call still uses it). */
 void skiff_sched_hold_type(struct skiff_sched *s, const struct skiff_type *t);
+/* Calls fn(s, arg) in its turn among the round's local steps. fn may add steps and rounds (ending its
+ * last one with skiff_sched_round): a schedule whose length depends on what it receives. */
+void skiff_sched_then(struct skiff_sched *s, skiff_sched_then_fn *fn, void *arg);
 /* Ends the current round. */
 void skiff_sched_round(struct skiff_sched *s);
 
@@ -71,6 +80,9 @@ void skiff_sched_round(struct skiff_sched *s);
  * s must come from skiff_sched_new() when req is not NULL. Returns an MPI error code. */
 int skiff_sched_run(struct skiff_sched *s, struct skiff_request **req);
 struct skiff_sched *skiff_sched_new(struct skiff_comm *c);
+/* For a call collective over part of c only (MPI_Comm_create_group): the tag is given, and the
+ * communicator's collective sequence, which every process of c keeps, is left alone. */
+struct skiff_sched *skiff_sched_new_tagged(struct skiff_comm *c, int tag);
 void skiff_sched_release(struct skiff_sched *s);
 
 /* Persistent schedules: built once (from skiff_sched_new), closed by skiff_sched_plan, then run any

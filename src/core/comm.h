@@ -28,11 +28,24 @@ struct skiff_comm {
     struct skiff_group *remote; /* an intercommunicator's other side (its own), NULL for an intracommunicator */
     struct skiff_topo *topo;   /* Cartesian topology, or NULL */
     struct skiff_attrs attrs;  /* cached attributes */
+    unsigned hints;            /* the info assertions in force: SKIFF_HINT_* bits (mpi/comm_info.c) */
     struct skiff_comm *zombie_next; /* freed while requests still use it: see skiff_comm_free */
     /* Node-aware collectives (coll/hier.c): this rank's node and the node leaders, built on first use. */
     int hier;                  /* enum skiff_hier_state */
     struct skiff_comm *node_comm, *leader_comm;
 };
+
+/* The MPI-4 info assertions a communicator can carry. Stored and reported (MPI_Comm_get_info); matching
+ * does not use them yet. */
+enum skiff_hint {
+    SKIFF_HINT_NO_ANY_TAG = 1u << 0,
+    SKIFF_HINT_NO_ANY_SOURCE = 1u << 1,
+    SKIFF_HINT_EXACT_LENGTH = 1u << 2,
+    SKIFF_HINT_ALLOW_OVERTAKING = 1u << 3,
+};
+/* Bits from here up: the hardware level a split_type made the communicator by (mpi_hw_resource_type,
+ * reported by MPI_Comm_get_info): 0 none, 1 mpi_shared_memory, 2 + hwloc level (core/hwtopo.h). */
+#define SKIFF_HINT_HW_SHIFT 8
 
 enum skiff_hier_state { SKIFF_HIER_UNKNOWN = 0, SKIFF_HIER_BUILDING, SKIFF_HIER_FLAT, SKIFF_HIER_READY };
 

@@ -7,11 +7,19 @@
  * Ids are never reused, even after MPI_Comm_free: the collectives keep one tag sequence per context id
  * (coll/sched.c), which stays the same on every member only if a context belongs to one communicator for the
  * whole run. Disjoint communicators made by one split share an id, which is safe: no message crosses them.
- * 2^30 communicator creations per job are possible. */
+ *
+ * The ids agreed here are multiples of 4; those agreed behind a request or by part of a communicator
+ * (core/ctxid_nb.h) are 2 more than a multiple of 4. The two spaces never meet, which is what lets the
+ * blocking agreement stay one allreduce: a nonblocking agreement may reserve ids while a blocking one waits
+ * for its allreduce (progress runs both), and only in its own space. 2^29 creations of each kind per job
+ * are possible. */
 #ifndef SKIFF_CTXID_H
 #define SKIFF_CTXID_H
 
 #include <stdint.h>
+
+/* Ids of one space are this far apart: ctx and ctx + 1 for one communicator, then the other space's. */
+#define SKIFF_CTX_STRIDE 4
 
 struct skiff_comm;
 
@@ -26,5 +34,10 @@ int skiff_ctx_agree(struct skiff_comm *parent, uint32_t *ctx);
  * has not used, and taking id `agreed` (the maximum of every member's skiff_ctx_next) as the new one. */
 int skiff_ctx_next(void);
 int skiff_ctx_claim(int agreed, uint32_t *ctx);
+
+/* The nonblocking space (core/ctxid_nb.h): its lowest id this process has neither used nor reserved, and
+ * taking (or reserving) one. */
+int skiff_ctx_nb_next(void);
+int skiff_ctx_nb_claim(int id, uint32_t *ctx);
 
 #endif

@@ -45,6 +45,10 @@ static struct {
     X(MPI_ERR_PENDING, "request pending")                                                               \
     X(MPI_ERR_IN_STATUS, "error code in status")                                                        \
     X(MPI_ERR_KEYVAL, "invalid keyval")                                                                 \
+    X(MPI_ERR_INFO_KEY, "invalid info key")                                                             \
+    X(MPI_ERR_INFO_VALUE, "invalid info value")                                                         \
+    X(MPI_ERR_INFO_NOKEY, "no such key in the info object")                                             \
+    X(MPI_ERR_INFO, "invalid info object")                                                              \
     X(MPI_ERR_NO_MEM, "out of memory")                                                                  \
     X(MPI_ERR_UNSUPPORTED_OPERATION, "unsupported operation")                                           \
     X(MPI_ERR_PROC_ABORTED, "a process aborted")                                                        \

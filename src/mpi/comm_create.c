@@ -7,6 +7,7 @@
 #include "core/intercomm.h"
 #include "core/node.h"
 #include "core/topo.h"
+#include "mpi/comm_make.h"
 #include "mpi/mpi_impl.h"
 
 static MPI_Comm handle_of(struct skiff_comm *c)
@@ -16,35 +17,64 @@ static MPI_Comm handle_of(struct skiff_comm *c)
 
 /* Undoes a duplicate that never reached the user; the attributes copied so far go through their delete
  * callbacks, so whatever their copy callbacks allocated is released. */
-static void discard(struct skiff_comm *c)
+void skiff_comm_discard(struct skiff_comm *c)
 {
     (void)skiff_attr_delete_all(c);
     skiff_comm_free(c);
 }
 
-int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+int skiff_comm_dup_props(struct skiff_comm *c, struct skiff_comm *n, const struct skiff_info *info)
 {
-    struct skiff_comm *c = NULL, *n = NULL;
-    int rc;
-    SKIFF_ENTER(MPI_Comm_dup);
-    SKIFF_REQUIRE_INIT();
-    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_ptr(newcomm, "newcomm")))
-        return skiff_fail(comm, rc);
-    if ((rc = c->remote ? skiff_intercomm_dup(c, &n) : skiff_comm_make(c, c->group->world, c->size, &n)))
-        return skiff_fail(comm, rc);
-    /* A duplicate keeps the topology, the error handler and the attributes whose copy callback says so. */
+    int rc = MPI_SUCCESS;
+    n->hints = info ? skiff_comm_hints_apply(0, info) : c->hints;
     if (c->topo && !(n->topo = skiff_topo_copy(c->topo)))
         rc = skiff_err(MPI_ERR_NO_MEM, "out of memory copying the topology of %s", skiff_comm_label(c));
     if (!rc)
         rc = skiff_attr_copy_all(c, n);
-    if (rc) {
-        discard(n);
+    if (rc)
+        skiff_comm_discard(n);
+    return rc;
+}
+
+/* A duplicate keeps the topology, the error handler, the attributes whose copy callback says so and the
+ * hints, or with_info takes the assertions of info instead (MPI_INFO_NULL: none; the standard asks for an
+ * info object, MPICH and Open MPI also take MPI_INFO_NULL). */
+static int dup(MPI_Comm comm, int with_info, MPI_Info info, MPI_Comm *newcomm)
+{
+    static const struct skiff_info no_hints;
+    struct skiff_comm *c = NULL, *n = NULL;
+    const struct skiff_info *in = with_info ? &no_hints : NULL;
+    struct skiff_info *given = NULL;
+    int rc;
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_ptr(newcomm, "newcomm")))
         return skiff_fail(comm, rc);
+    if (with_info && info != MPI_INFO_NULL) {
+        if ((rc = skiff_check_info_obj(info, &given)))
+            return skiff_fail(comm, rc);
+        in = given;
     }
+    if ((rc = c->remote ? skiff_intercomm_dup(c, &n) : skiff_comm_make(c, c->group->world, c->size, &n)) ||
+        (rc = skiff_comm_dup_props(c, n, in)))
+        return skiff_fail(comm, rc);
     *newcomm = n->handle;
     return MPI_SUCCESS;
 }
+
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    SKIFF_ENTER(MPI_Comm_dup);
+    SKIFF_REQUIRE_INIT();
+    return dup(comm, 0, MPI_INFO_NULL, newcomm);
+}
 SKIFF_ALIAS(MPI_Comm_dup)
+
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    SKIFF_ENTER(MPI_Comm_dup_with_info);
+    SKIFF_REQUIRE_INIT();
+    return dup(comm, 1, info, newcomm);
+}
+SKIFF_ALIAS(MPI_Comm_dup_with_info)
 
 struct member {
     int key, rank;
@@ -58,8 +88,7 @@ static int by_key_then_rank(const void *a, const void *b)
     return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
-/* The job ranks of the processes of c with this color, ordered by (key, rank in c); *n of them. */
-static int color_members(struct skiff_comm *c, const int *pairs, int color, int *world, int *n)
+int skiff_comm_color_members(struct skiff_comm *c, const int *pairs, int color, int *world, int *n)
 {
     struct member *m = malloc(sizeof *m * (size_t)c->size);
     if (!m)
@@ -86,7 +115,7 @@ static int split(struct skiff_comm *c, int color, int key, struct skiff_comm **o
     if (!rc)
         rc = skiff_coll_allgather(mine, sizeof mine, pairs, c);
     if (!rc && color != MPI_UNDEFINED)
-        rc = color_members(c, pairs, color, world, &n);
+        rc = skiff_comm_color_members(c, pairs, color, world, &n);
     /* Every process takes part in agreeing on the context id, members of no new communicator too. */
     if (!rc)
         rc = skiff_comm_make(c, world, n, out);
@@ -112,20 +141,19 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 }
 SKIFF_ALIAS(MPI_Comm_split)
 
-/* The color of this process for a split type; -1 for a type skiff does not know. */
-static int type_color(struct skiff_comm *c, int split_type)
+/* The color of this process for a split type, and the hardware level it splits by (-1: none); -1 for a
+ * type skiff does not know. */
+static int type_color(struct skiff_comm *c, int split_type, const struct skiff_info *in, int *level)
 {
+    *level = -1;
     switch (split_type) {
     case MPI_UNDEFINED:
         return MPI_UNDEFINED;
     case MPI_COMM_TYPE_SHARED:
         return skiff_node_of(skiff_comm_world_rank(c, c->rank));
-    /* No hardware level below the node is known, and info hints are not read: per the standard, such a
-     * request gives MPI_COMM_NULL. */
-    case MPI_COMM_TYPE_HW_UNGUIDED:
     case MPI_COMM_TYPE_HW_GUIDED:
     case MPI_COMM_TYPE_RESOURCE_GUIDED:
-        return MPI_UNDEFINED;
+        return skiff_split_guided_color(c, split_type, in, level);
     default:
         return -1;
     }
@@ -134,18 +162,26 @@ static int type_color(struct skiff_comm *c, int split_type)
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
     struct skiff_comm *c = NULL, *n = NULL;
-    int rc;
+    int rc, level = -1;
     SKIFF_ENTER(MPI_Comm_split_type);
     SKIFF_REQUIRE_INIT();
     if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_intra(c)) || (rc = skiff_check_info(info)) ||
         (rc = skiff_check_ptr(newcomm, "newcomm")))
         return skiff_fail(comm, rc);
-    int color = type_color(c, split_type);
-    if (SKIFF_UNLIKELY(color == -1))
-        return skiff_fail(comm, skiff_err(MPI_ERR_ARG, "invalid split_type %d (MPI_COMM_TYPE_SHARED is %d)",
-                                          split_type, MPI_COMM_TYPE_SHARED));
-    if ((rc = split(c, color, key, &n)))
+    if (split_type == MPI_COMM_TYPE_HW_UNGUIDED) {
+        rc = skiff_split_unguided(c, key, &n, &level);
+    } else {
+        int color = type_color(c, split_type, skiff_info_get(info), &level);
+        if (SKIFF_UNLIKELY(color == -1))
+            return skiff_fail(comm, skiff_err(MPI_ERR_ARG, "invalid split_type %d (MPI_COMM_TYPE_SHARED is %d)",
+                                              split_type, MPI_COMM_TYPE_SHARED));
+        rc = split(c, color, key, &n);
+    }
+    if (rc)
         return skiff_fail(comm, rc);
+    /* MPI_Comm_get_info names the level (mpi_hw_resource_type), as the standard asks of HW_UNGUIDED. */
+    if (n && level >= 0)
+        n->hints |= (unsigned)(level + 1) << SKIFF_HINT_HW_SHIFT;
     *newcomm = handle_of(n);
     return MPI_SUCCESS;
 }

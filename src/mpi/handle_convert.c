@@ -1,10 +1,10 @@
 /* Handles as integers: MPI-5's MPI_X_toint/MPI_X_fromint and Fortran's MPI_X_c2f/MPI_X_f2c, for every
  * kind of handle. They give the same integers (MPI_Fint is int): a predefined handle is its ABI value; a
- * user handle (communicator, group, datatype, op, request) gets one from its kind's table
+ * user handle (communicator, group, datatype, op, request, info) gets one from its kind's table
  * (core/handle_table.h), the same for as long as the handle lives. The calls have no error code to
  * return, so a handle that is not live converts to its kind's null value and an integer that names no
- * live handle to the null handle. For kinds skiff has no objects of (file, info, message, session,
- * window) only the predefined handles convert. Unprofiled, like MPI_Wtime: bindings call these around
+ * live handle to the null handle. For kinds skiff has no objects of (file, message, session, window)
+ * only the predefined handles convert. Unprofiled, like MPI_Wtime: bindings call these around
  * every call they forward. */
 #include "mpi/handle_convert.h"
 
@@ -37,6 +37,11 @@ static int op_live(uintptr_t h)
     return skiff_op_user((MPI_Op)h) != NULL;
 }
 
+static int info_live(uintptr_t h)
+{
+    return skiff_info_get((MPI_Info)h) != NULL;
+}
+
 /* A request the user released with MPI_Request_free may still be in flight, but its handle is dead. */
 static int request_live(uintptr_t h)
 {
@@ -46,7 +51,7 @@ static int request_live(uintptr_t h)
 
 static struct skiff_htab comms = SKIFF_HTAB_INIT(comm_live), groups = SKIFF_HTAB_INIT(group_live),
                          types = SKIFF_HTAB_INIT(type_live), ops = SKIFF_HTAB_INIT(op_live),
-                         requests = SKIFF_HTAB_INIT(request_live);
+                         requests = SKIFF_HTAB_INIT(request_live), infos = SKIFF_HTAB_INIT(info_live);
 
 struct kind {
     const char *what;       /* for the message when the table is full */
@@ -67,7 +72,7 @@ static const struct kind comm_kind = {"communicator", 0x100, (const uint16_t[]){
                          file_kind = {"file", 0x118, (const uint16_t[]){0}, NULL, NULL},
                          session_kind = {"session", 0x120, (const uint16_t[]){0}, NULL, NULL},
                          message_kind = {"message", 0x128, (const uint16_t[]){0x129, 0}, NULL, NULL},
-                         info_kind = {"info", 0x130, (const uint16_t[]){0x131, 0}, NULL, NULL},
+                         info_kind = {"info", 0x130, (const uint16_t[]){0x131, 0}, NULL, &infos},
                          errhandler_kind = {"error handler", 0x140, (const uint16_t[]){0x141, 0x142, 0x143, 0},
                                             NULL, NULL},
                          request_kind = {"request", 0x180, (const uint16_t[]){0}, NULL, &requests},
@@ -126,6 +131,7 @@ void skiff_handles_finalize(void)
     skiff_htab_destroy(&types);
     skiff_htab_destroy(&ops);
     skiff_htab_destroy(&requests);
+    skiff_htab_destroy(&infos);
 }
 
 /* The four calls of one kind, and their MPI_ names. */

@@ -5,6 +5,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/hwtopo.h"
+#include "core/info.h"
 #include "core/op.h"
 #include "core/progress.h"
 #include "core/pt2pt.h"
@@ -38,6 +40,7 @@ static int start(int required, int *provided, enum skiff_prof_call id, double t_
         skiff.thread_level = MPI_THREAD_SINGLE;
     if (provided)
         *provided = skiff.thread_level;
+    skiff_info_init_env(skiff.thread_level, skiff.size);
     skiff_prof_init(id, t_enter);
     return MPI_SUCCESS;
 }
@@ -124,6 +127,8 @@ int PMPI_Finalize(void)
     skiff_core_finalize();
     skiff_op_finalize();
     skiff_handles_finalize();
+    skiff_info_finalize();
+    skiff_hw_finalize();
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Finalize)

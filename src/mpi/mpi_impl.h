@@ -14,6 +14,7 @@
 #include "core/datatype.h"
 #include "core/error.h"
 #include "core/group.h"
+#include "core/info.h"
 #include "mpi/profile.h"
 #include "util/arch.h"
 
@@ -235,13 +236,23 @@ static inline int skiff_check_counts(int n, const int *counts, const char *name,
     return rc;
 }
 
-/* skiff has no info objects of its own (and reads no hints): only the predefined ones are valid. */
+/* An info argument that may be MPI_INFO_NULL (no hints). */
 static inline int skiff_check_info(MPI_Info info)
 {
-    if (SKIFF_LIKELY(info == MPI_INFO_NULL || info == MPI_INFO_ENV))
+    if (SKIFF_LIKELY(info == MPI_INFO_NULL || skiff_info_get(info)))
         return MPI_SUCCESS;
-    return skiff_err(MPI_ERR_INFO, "invalid info %p (skiff supports only MPI_INFO_NULL and MPI_INFO_ENV)",
-                     (void *)info);
+    return skiff_err(MPI_ERR_INFO, "invalid info (not an info object, or already freed)");
+}
+
+/* An info object the call reads or changes: MPI_INFO_NULL is refused. */
+static inline int skiff_check_info_obj(MPI_Info h, struct skiff_info **out)
+{
+    struct skiff_info *in = skiff_info_get(h);
+    if (SKIFF_UNLIKELY(!in))
+        return skiff_err(MPI_ERR_INFO, "invalid info %s",
+                         h == MPI_INFO_NULL ? "(MPI_INFO_NULL)" : "(not an info object, or already freed)");
+    *out = in;
+    return MPI_SUCCESS;
 }
 
 #endif

@@ -41,6 +41,11 @@
     X(MPI_Group_range_excl) X(MPI_Group_union) X(MPI_Group_intersection) X(MPI_Group_difference)         \
     X(MPI_Cart_create) X(MPI_Cart_map) X(MPI_Cart_sub) X(MPI_Cart_coords) X(MPI_Cart_rank)               \
     X(MPI_Cart_shift) X(MPI_Cart_get) X(MPI_Cartdim_get) X(MPI_Topo_test) X(MPI_Dims_create)             \
+    /* info objects, communicator hints, communicators made with hints, nonblocking or by a group */     \
+    X(MPI_Info_create) X(MPI_Info_create_env) X(MPI_Info_set) X(MPI_Info_get) X(MPI_Info_get_string)     \
+    X(MPI_Info_get_valuelen) X(MPI_Info_get_nkeys) X(MPI_Info_get_nthkey) X(MPI_Info_delete)             \
+    X(MPI_Info_dup) X(MPI_Info_free) X(MPI_Comm_set_info) X(MPI_Comm_get_info) X(MPI_Comm_dup_with_info) \
+    X(MPI_Comm_idup) X(MPI_Comm_idup_with_info) X(MPI_Comm_create_group)                                 \
     X(MPI_Graph_create) X(MPI_Graph_map) X(MPI_Graphdims_get) X(MPI_Graph_get)                           \
     X(MPI_Graph_neighbors_count) X(MPI_Graph_neighbors) X(MPI_Dist_graph_create_adjacent)                \
     X(MPI_Dist_graph_create) X(MPI_Dist_graph_neighbors_count) X(MPI_Dist_graph_neighbors)               \

@@ -1067,6 +1067,68 @@ static int topo_test_nullptr(struct bad_ctx *x)
     return MPI_Topo_test(x->comm, NULL);
 }
 
+/* ---------------------------------------------------------------- hints, idup, create_group */
+
+static int comm_set_info_null_info(struct bad_ctx *x)
+{
+    return MPI_Comm_set_info(x->comm, MPI_INFO_NULL);
+}
+
+static int comm_get_info_null(struct bad_ctx *x)
+{
+    MPI_Info info;
+    (void)x;
+    return MPI_Comm_get_info(MPI_COMM_NULL, &info);
+}
+
+static int comm_get_info_nullptr(struct bad_ctx *x)
+{
+    return MPI_Comm_get_info(x->comm, NULL);
+}
+
+static int comm_dup_with_info_bad(struct bad_ctx *x)
+{
+    MPI_Comm n;
+    return MPI_Comm_dup_with_info(x->comm, (MPI_Info)(void *)x->ibuf, &n);
+}
+
+static int comm_idup_null(struct bad_ctx *x)
+{
+    MPI_Comm n;
+    MPI_Request r;
+    (void)x;
+    return MPI_Comm_idup(MPI_COMM_NULL, &n, &r);
+}
+
+static int comm_idup_request_null(struct bad_ctx *x)
+{
+    MPI_Comm n;
+    return MPI_Comm_idup(x->comm, &n, NULL);
+}
+
+static int comm_idup_with_info_bad(struct bad_ctx *x)
+{
+    MPI_Comm n;
+    MPI_Request r;
+    return MPI_Comm_idup_with_info(x->comm, (MPI_Info)(void *)x->ibuf, &n, &r);
+}
+
+static int comm_create_group_tag(struct bad_ctx *x)
+{
+    MPI_Group g;
+    MPI_Comm n;
+    MPI_Comm_group(x->comm, &g);
+    int rc = MPI_Comm_create_group(x->comm, g, -7, &n);
+    MPI_Group_free(&g);
+    return rc;
+}
+
+static int comm_create_group_null(struct bad_ctx *x)
+{
+    MPI_Comm n;
+    return MPI_Comm_create_group(x->comm, MPI_GROUP_NULL, 0, &n);
+}
+
 const struct bad_case bad_comm[] = {
     {"comm_rank_null", "MPI_Comm_rank", MPI_ERR_COMM, "MPI_COMM_NULL", comm_rank_null},
     {"comm_rank_freed", "MPI_Comm_rank", MPI_ERR_COMM, "already freed", comm_rank_freed},
@@ -1121,6 +1183,15 @@ const struct bad_case bad_comm[] = {
     {"comm_split_null", "MPI_Comm_split", MPI_ERR_COMM, "MPI_COMM_NULL", comm_split_null},
     {"comm_split_color", "MPI_Comm_split", MPI_ERR_ARG, "invalid color -5", comm_split_color},
     {"comm_split_nullptr", "MPI_Comm_split", MPI_ERR_ARG, "newcomm is NULL", comm_split_nullptr},
+    {"comm_set_info_null_info", "MPI_Comm_set_info", MPI_ERR_INFO, "MPI_INFO_NULL", comm_set_info_null_info},
+    {"comm_get_info_null", "MPI_Comm_get_info", MPI_ERR_COMM, "MPI_COMM_NULL", comm_get_info_null},
+    {"comm_get_info_nullptr", "MPI_Comm_get_info", MPI_ERR_ARG, "info_used is NULL", comm_get_info_nullptr},
+    {"comm_dup_with_info_bad", "MPI_Comm_dup_with_info", MPI_ERR_INFO, "invalid info", comm_dup_with_info_bad},
+    {"comm_idup_null", "MPI_Comm_idup", MPI_ERR_COMM, "MPI_COMM_NULL", comm_idup_null},
+    {"comm_idup_request_null", "MPI_Comm_idup", MPI_ERR_ARG, "request is NULL", comm_idup_request_null},
+    {"comm_idup_with_info_bad", "MPI_Comm_idup_with_info", MPI_ERR_INFO, "invalid info", comm_idup_with_info_bad},
+    {"comm_create_group_tag", "MPI_Comm_create_group", MPI_ERR_TAG, "tag -7", comm_create_group_tag},
+    {"comm_create_group_null", "MPI_Comm_create_group", MPI_ERR_GROUP, "MPI_GROUP_NULL", comm_create_group_null},
     {"comm_split_type_null", "MPI_Comm_split_type", MPI_ERR_COMM, "MPI_COMM_NULL", comm_split_type_null},
     {"comm_split_type_unknown", "MPI_Comm_split_type", MPI_ERR_ARG, "split_type 999", comm_split_type_unknown},
     {"comm_split_type_info", "MPI_Comm_split_type", MPI_ERR_INFO, "invalid info", comm_split_type_info},

@@ -1,5 +1,7 @@
-/* bad_input rows: ops, memory, environment, error classes and strings, Fortran statuses, absent datatypes,
- * MPI_T (see bad_input.h). */
+/* bad_input rows: ops, info objects, memory, environment, error classes and strings, Fortran statuses,
+ * absent datatypes, MPI_T (see bad_input.h). */
+#include <string.h>
+
 #include "bad_input.h"
 
 static void noop(void *in, void *inout, int *len, MPI_Datatype *dt)
@@ -403,6 +405,175 @@ static int send_complex4(struct bad_ctx *x)
     return MPI_Send(x->ibuf, 1, MPI_COMPLEX4, 0, 0, x->comm);
 }
 
+/* ---- info objects */
+
+static int info_create_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Info_create(NULL);
+}
+
+static int info_create_env_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Info_create_env(0, NULL, NULL);
+}
+
+static int info_set_null_info(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Info_set(MPI_INFO_NULL, "k", "v");
+}
+
+/* A fresh info for a row; the row frees it whatever the call did. */
+static int with_info(int (*call)(MPI_Info info, struct bad_ctx *x), struct bad_ctx *x)
+{
+    MPI_Info info;
+    MPI_Info_create(&info);
+    int rc = call(info, x);
+    MPI_Info_free(&info);
+    return rc;
+}
+
+static int set_key_long(MPI_Info info, struct bad_ctx *x)
+{
+    char key[MPI_MAX_INFO_KEY + 1];
+    (void)x;
+    memset(key, 'k', MPI_MAX_INFO_KEY);
+    key[MPI_MAX_INFO_KEY] = '\0';
+    return MPI_Info_set(info, key, "v");
+}
+
+static int info_set_key_long(struct bad_ctx *x)
+{
+    return with_info(set_key_long, x);
+}
+
+static int set_key_empty(MPI_Info info, struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Info_set(info, "", "v");
+}
+
+static int info_set_key_empty(struct bad_ctx *x)
+{
+    return with_info(set_key_empty, x);
+}
+
+static int set_value_long(MPI_Info info, struct bad_ctx *x)
+{
+    static char val[MPI_MAX_INFO_VAL + 1];
+    (void)x;
+    memset(val, 'v', MPI_MAX_INFO_VAL);
+    val[MPI_MAX_INFO_VAL] = '\0';
+    return MPI_Info_set(info, "k", val);
+}
+
+static int info_set_value_long(struct bad_ctx *x)
+{
+    return with_info(set_value_long, x);
+}
+
+static int info_set_env(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Info_set(MPI_INFO_ENV, "k", "v");
+}
+
+static int get_valuelen_negative(MPI_Info info, struct bad_ctx *x)
+{
+    int flag;
+    return MPI_Info_get(info, "k", -1, (char *)x->ibuf, &flag);
+}
+
+static int info_get_valuelen_negative(struct bad_ctx *x)
+{
+    return with_info(get_valuelen_negative, x);
+}
+
+static int get_string_buflen_negative(MPI_Info info, struct bad_ctx *x)
+{
+    int flag, buflen = -2;
+    return MPI_Info_get_string(info, "k", &buflen, (char *)x->ibuf, &flag);
+}
+
+static int info_get_string_buflen_negative(struct bad_ctx *x)
+{
+    return with_info(get_string_buflen_negative, x);
+}
+
+static int get_valuelen_flag_null(MPI_Info info, struct bad_ctx *x)
+{
+    int len;
+    (void)x;
+    return MPI_Info_get_valuelen(info, "k", &len, NULL);
+}
+
+static int info_get_valuelen_flag_null(struct bad_ctx *x)
+{
+    return with_info(get_valuelen_flag_null, x);
+}
+
+static int get_nkeys_null(MPI_Info info, struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Info_get_nkeys(info, NULL);
+}
+
+static int info_get_nkeys_null(struct bad_ctx *x)
+{
+    return with_info(get_nkeys_null, x);
+}
+
+static int get_nthkey_range(MPI_Info info, struct bad_ctx *x)
+{
+    return MPI_Info_get_nthkey(info, 5, (char *)x->ibuf);
+}
+
+static int info_get_nthkey_range(struct bad_ctx *x)
+{
+    return with_info(get_nthkey_range, x);
+}
+
+static int delete_missing(MPI_Info info, struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Info_delete(info, "zzz");
+}
+
+static int info_delete_missing(struct bad_ctx *x)
+{
+    return with_info(delete_missing, x);
+}
+
+static int dup_null(MPI_Info info, struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Info_dup(info, NULL);
+}
+
+static int info_dup_null(struct bad_ctx *x)
+{
+    return with_info(dup_null, x);
+}
+
+static int info_free_freed(struct bad_ctx *x)
+{
+    MPI_Info info, stale;
+    (void)x;
+    MPI_Info_create(&info);
+    stale = info;
+    MPI_Info_free(&info);
+    return MPI_Info_free(&stale);
+}
+
+static int info_free_env(struct bad_ctx *x)
+{
+    MPI_Info env = MPI_INFO_ENV;
+    (void)x;
+    return MPI_Info_free(&env);
+}
+
 const struct bad_case bad_misc[] = {
     {"op_create_fn_null", "MPI_Op_create", MPI_ERR_ARG, "user_fn is NULL", op_create_fn_null},
     {"op_create_out_null", "MPI_Op_create", MPI_ERR_ARG, "op is NULL", op_create_out_null},
@@ -421,6 +592,23 @@ const struct bad_case bad_misc[] = {
     {"type_size_real2", "MPI_Type_size", MPI_ERR_TYPE, "MPI_REAL2 (an optional type this platform does not have)",
      type_size_real2},
     {"send_complex4", "MPI_Send", MPI_ERR_TYPE, "MPI_COMPLEX4 (an optional type", send_complex4},
+    {"info_create_null", "MPI_Info_create", MPI_ERR_ARG, "info is NULL", info_create_null},
+    {"info_create_env_null", "MPI_Info_create_env", MPI_ERR_ARG, "info is NULL", info_create_env_null},
+    {"info_set_null_info", "MPI_Info_set", MPI_ERR_INFO, "MPI_INFO_NULL", info_set_null_info},
+    {"info_set_key_long", "MPI_Info_set", MPI_ERR_INFO_KEY, "key (too long", info_set_key_long},
+    {"info_set_key_empty", "MPI_Info_set", MPI_ERR_INFO_KEY, "key (empty", info_set_key_empty},
+    {"info_set_value_long", "MPI_Info_set", MPI_ERR_INFO_VALUE, "value of key too long", info_set_value_long},
+    {"info_set_env", "MPI_Info_set", MPI_ERR_INFO, "MPI_INFO_ENV is predefined", info_set_env},
+    {"info_get_valuelen_negative", "MPI_Info_get", MPI_ERR_ARG, "valuelen -1", info_get_valuelen_negative},
+    {"info_get_string_buflen_negative", "MPI_Info_get_string", MPI_ERR_ARG, "*buflen -2",
+     info_get_string_buflen_negative},
+    {"info_get_valuelen_flag_null", "MPI_Info_get_valuelen", MPI_ERR_ARG, "flag is NULL", info_get_valuelen_flag_null},
+    {"info_get_nkeys_null", "MPI_Info_get_nkeys", MPI_ERR_ARG, "nkeys is NULL", info_get_nkeys_null},
+    {"info_get_nthkey_range", "MPI_Info_get_nthkey", MPI_ERR_ARG, "n 5 (the info has 0 keys)", info_get_nthkey_range},
+    {"info_delete_missing", "MPI_Info_delete", MPI_ERR_INFO_NOKEY, "\"zzz\" is not in", info_delete_missing},
+    {"info_dup_null", "MPI_Info_dup", MPI_ERR_ARG, "newinfo is NULL", info_dup_null},
+    {"info_free_freed", "MPI_Info_free", MPI_ERR_INFO, "already freed", info_free_freed},
+    {"info_free_env", "MPI_Info_free", MPI_ERR_INFO, "MPI_INFO_ENV is predefined", info_free_env},
     {"alloc_mem_size_negative", "MPI_Alloc_mem", MPI_ERR_ARG, "size -5", alloc_mem_size_negative},
     {"alloc_mem_info_invalid", "MPI_Alloc_mem", MPI_ERR_INFO, "invalid info", alloc_mem_info_invalid},
     {"alloc_mem_baseptr_null", "MPI_Alloc_mem", MPI_ERR_ARG, "baseptr is NULL", alloc_mem_baseptr_null},

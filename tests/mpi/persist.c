@@ -11,7 +11,7 @@
  *   - MPI_Cancel of a started receive nobody sends to: Wait gives a cancelled status, the request is
  *     inactive and starts again.
  *   - MPI_Request_free of an inactive request, and of an active send that then completes.
- *   - MPI_PROC_NULL: rounds complete at once, the receive's status names MPI_PROC_NULL.
+ *   - MPI_PROC_NULL: rounds complete at once, the receive's status names MPI_PROC_NULL; 40 at once.
  *
  * MPICH 4.0 and Open MPI 4.1 implement all of it (MPI-1 calls).
  * usage: persist [large_bytes]
@@ -267,6 +267,17 @@ static void proc_null(void)
     }
     CHECK_MPI(MPI_Request_free(&rq[0]));
     CHECK_MPI(MPI_Request_free(&rq[1]));
+    /* Many at once (more than a library may keep on its stack). */
+    enum { MANY = 40 };
+    MPI_Request many[MANY];
+    for (int i = 0; i < MANY; i++)
+        CHECK_MPI((i % 2 ? MPI_Send_init : MPI_Ssend_init)(&v, 1, MPI_INT, MPI_PROC_NULL, i, MPI_COMM_WORLD, &many[i]));
+    for (int round = 0; round < 2; round++) {
+        CHECK_MPI(MPI_Startall(MANY, many));
+        CHECK_MPI(MPI_Waitall(MANY, many, TU_STATUSES_IGNORE));
+    }
+    for (int i = 0; i < MANY; i++)
+        CHECK_MPI(MPI_Request_free(&many[i]));
 }
 
 int main(int argc, char **argv)

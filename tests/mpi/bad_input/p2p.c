@@ -843,6 +843,20 @@ static int startall_repeat(struct bad_ctx *x)
     return rc;
 }
 
+/* A long array: the repeat is the last entry. */
+static int startall_repeat_many(struct bad_ctx *x)
+{
+    enum { N = 40 };
+    MPI_Request r[N];
+    for (int i = 0; i < N - 1; i++)
+        MPI_Send_init(x->ibuf, 1, MPI_INT, MPI_PROC_NULL, i, x->comm, &r[i]);
+    r[N - 1] = r[7];
+    int rc = MPI_Startall(N, r);
+    for (int i = 0; i < N - 1; i++)
+        MPI_Request_free(&r[i]);
+    return rc;
+}
+
 /* Request_free and Cancel: a request must be given, and not a nonblocking collective's. */
 static int request_free_null_ptr(struct bad_ctx *x)
 {
@@ -1004,6 +1018,7 @@ const struct bad_case bad_p2p[] = {
     {"startall_null_entry", "MPI_Startall", MPI_ERR_REQUEST, "array_of_requests[1] is MPI_REQUEST_NULL",
      startall_null_entry},
     {"startall_repeat", "MPI_Startall", MPI_ERR_REQUEST, "array_of_requests[1] repeats", startall_repeat},
+    {"startall_repeat_many", "MPI_Startall", MPI_ERR_REQUEST, "array_of_requests[39] repeats", startall_repeat_many},
     {"sendrecv_dest_high", "MPI_Sendrecv", MPI_ERR_RANK, "invalid rank 99", sendrecv_dest_high},
     {"sendrecv_source_high", "MPI_Sendrecv", MPI_ERR_RANK, "invalid rank 98", sendrecv_source_high},
     {"sendrecv_sendtag", "MPI_Sendrecv", MPI_ERR_TAG, "invalid tag -7", sendrecv_sendtag},

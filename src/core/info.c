@@ -135,12 +135,19 @@ static char *join_args(int argc, char **argv)
     return s;
 }
 
+/* The ABI's levels are not consecutive (0, 1024, 2048, 4096): named one by one. */
 static const char *thread_level_name(int level)
 {
-    static const char *const names[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
-                                        "MPI_THREAD_MULTIPLE"};
-    return level >= MPI_THREAD_SINGLE && level <= MPI_THREAD_MULTIPLE ? names[level - MPI_THREAD_SINGLE]
-                                                                      : "MPI_THREAD_SINGLE";
+    switch (level) {
+    case MPI_THREAD_FUNNELED:
+        return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED:
+        return "MPI_THREAD_SERIALIZED";
+    case MPI_THREAD_MULTIPLE:
+        return "MPI_THREAD_MULTIPLE";
+    default:
+        return "MPI_THREAD_SINGLE";
+    }
 }
 
 /* The keys every process knows without asking anyone: where it runs and how. */

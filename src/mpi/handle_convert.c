@@ -1,10 +1,10 @@
 /* Handles as integers: MPI-5's MPI_X_toint/MPI_X_fromint and Fortran's MPI_X_c2f/MPI_X_f2c, for every
  * kind of handle. They give the same integers (MPI_Fint is int): a predefined handle is its ABI value; a
- * user handle (communicator, group, datatype, op, request, info) gets one from its kind's table
+ * user handle (communicator, group, datatype, op, request, info, message) gets one from its kind's table
  * (core/handle_table.h), the same for as long as the handle lives. The calls have no error code to
  * return, so a handle that is not live converts to its kind's null value and an integer that names no
- * live handle to the null handle. For kinds skiff has no objects of (file, message, session, window)
- * only the predefined handles convert. Unprofiled, like MPI_Wtime: bindings call these around
+ * live handle to the null handle. For kinds skiff has no objects of (file, session, window) only the
+ * predefined handles convert. Unprofiled, like MPI_Wtime: bindings call these around
  * every call they forward. */
 #include "mpi/handle_convert.h"
 
@@ -49,9 +49,17 @@ static int request_live(uintptr_t h)
     return r && !r->freed;
 }
 
+/* A message MPI_Mprobe matched and no MPI_Mrecv has received yet (its object is a request's, mpi/mprobe.c). */
+static int message_live(uintptr_t h)
+{
+    struct skiff_request *m = skiff_req_lookup((uint64_t)h);
+    return m && m->kind == SKIFF_REQ_MSG;
+}
+
 static struct skiff_htab comms = SKIFF_HTAB_INIT(comm_live), groups = SKIFF_HTAB_INIT(group_live),
                          types = SKIFF_HTAB_INIT(type_live), ops = SKIFF_HTAB_INIT(op_live),
-                         requests = SKIFF_HTAB_INIT(request_live), infos = SKIFF_HTAB_INIT(info_live);
+                         requests = SKIFF_HTAB_INIT(request_live), infos = SKIFF_HTAB_INIT(info_live),
+                         messages = SKIFF_HTAB_INIT(message_live);
 
 struct kind {
     const char *what;       /* for the message when the table is full */
@@ -71,7 +79,7 @@ static const struct kind comm_kind = {"communicator", 0x100, (const uint16_t[]){
                          win_kind = {"window", 0x110, (const uint16_t[]){0}, NULL, NULL},
                          file_kind = {"file", 0x118, (const uint16_t[]){0}, NULL, NULL},
                          session_kind = {"session", 0x120, (const uint16_t[]){0}, NULL, NULL},
-                         message_kind = {"message", 0x128, (const uint16_t[]){0x129, 0}, NULL, NULL},
+                         message_kind = {"message", 0x128, (const uint16_t[]){0x129, 0}, NULL, &messages},
                          info_kind = {"info", 0x130, (const uint16_t[]){0x131, 0}, NULL, &infos},
                          errhandler_kind = {"error handler", 0x140, (const uint16_t[]){0x141, 0x142, 0x143, 0},
                                             NULL, NULL},
@@ -132,6 +140,7 @@ void skiff_handles_finalize(void)
     skiff_htab_destroy(&ops);
     skiff_htab_destroy(&requests);
     skiff_htab_destroy(&infos);
+    skiff_htab_destroy(&messages);
 }
 
 /* The four calls of one kind, and their MPI_ names. */

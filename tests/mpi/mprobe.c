@@ -8,6 +8,7 @@
  *     source, Mrecv and Imrecv, a vector datatype on the receive side.
  *   - Improbe finds nothing before the partner has our go (deterministic).
  *   - MPI_PROC_NULL gives MPI_MESSAGE_NO_PROC, which Mrecv/Imrecv complete at once with the empty status.
+ *   - MPI_Message_c2f/f2c give back the handle while it is matched (and, in skiff, nothing after).
  * Then every rank sends ANY_SOURCE traffic to rank 0, which alternates Mprobe(ANY_SOURCE), a wildcard
  * MPI_Irecv and an Improbe: every message must arrive exactly once, and each sender's in order.
  *
@@ -35,6 +36,14 @@ static MPI_Message improbe_wait(int src, int tag, MPI_Status *st)
             nanosleep(&ts, NULL);
         }
     }
+}
+
+static int is_skiff(void)
+{
+    char v[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(v, &len);
+    return strstr(v, "skiff") != NULL;
 }
 
 static void exchange_go(int partner)
@@ -74,6 +83,9 @@ static void stolen_round(int rank, int partner, size_t n, int round, int how)
         CHECK_MPI(MPI_Mprobe(src, tag, MPI_COMM_WORLD, &m, &st));
     CHECK(m != MPI_MESSAGE_NULL && m != MPI_MESSAGE_NO_PROC);
     CHECK_STATUS(st, partner, tag, (int)n);
+    /* The handle as an integer (Fortran, MPI-5's toint) comes back as the same handle. */
+    MPI_Fint f = MPI_Message_c2f(m);
+    CHECK(MPI_Message_f2c(f) == m);
     /* A receive that matches both messages: the probed one is spoken for, so it gets the second. */
     CHECK_MPI(MPI_Irecv(in[1], (int)n, MPI_BYTE, MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &rr));
     MPI_Datatype strided = MPI_BYTE;
@@ -95,6 +107,9 @@ static void stolen_round(int rank, int partner, size_t n, int round, int how)
         CHECK_EQ(1, m == MPI_MESSAGE_NULL);
     }
     CHECK_STATUS(st, partner, tag, (int)n);
+    /* Received, the message is gone: its integer names nothing (other libraries give a stale handle). */
+    if (is_skiff())
+        CHECK(MPI_Message_f2c(f) == MPI_MESSAGE_NULL);
     if (how & 8) {
         uint8_t *packed = tu_malloc(n);
         for (size_t i = 0; i < n / 4; i++)
@@ -124,6 +139,7 @@ static void proc_null(void)
     int flag = 0, n = -1, buf = 5;
     CHECK_MPI(MPI_Mprobe(MPI_PROC_NULL, 3, MPI_COMM_WORLD, &m, &st));
     CHECK_EQ(1, m == MPI_MESSAGE_NO_PROC);
+    CHECK_EQ(1, MPI_Message_f2c(MPI_Message_c2f(m)) == MPI_MESSAGE_NO_PROC);
     CHECK_EQ(MPI_PROC_NULL, st.MPI_SOURCE);
     CHECK_EQ(MPI_ANY_TAG, st.MPI_TAG);
     CHECK_MPI(MPI_Mrecv(&buf, 1, MPI_INT, &m, &st));

@@ -21,7 +21,9 @@ enum skiff_req_kind { SKIFF_REQ_SEND = 1, SKIFF_REQ_RECV, SKIFF_REQ_COLL, SKIFF_
 /* What makes a request persistent (point-to-point, collective, partitioned): MPI_Start calls start on
  * the inactive request, which begins one round on the request object itself (same handle, same id);
  * completion calls make it inactive again (state SKIFF_RS_IDLE) instead of releasing it. destroy frees
- * what the init call set up (in pdata), just before the object is released. */
+ * what the init call set up (in pdata), just before the object is released; also at MPI_Finalize for a
+ * request the program never freed, when communicators and transports are already gone (free memory,
+ * drop references to datatypes and ops; send nothing, touch no communicator). */
 struct skiff_persist_ops {
     const char *what; /* for messages: "persistent send" */
     int (*start)(struct skiff_request *r); /* an MPI error code */

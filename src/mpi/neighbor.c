@@ -128,9 +128,12 @@ static void *place(const struct block *b, char **p, int pack)
     if (b->t->contiguous)
         return skiff_type_data((const void *)b->addr, b->t);
     void *at = *p;
+    size_t n = bytes_of(b);
+    if (!n) /* an empty block may have no room behind it: *p can be NULL */
+        return at;
     if (pack)
         skiff_type_pack((const void *)b->addr, b->count, b->t, at);
-    *p += bytes_of(b);
+    *p += n;
     return at;
 }
 
@@ -192,36 +195,49 @@ static void cart_order(const struct skiff_topo *t, struct skiff_nbr_xfer *rx)
     }
 }
 
-static int run(const struct hood *h, const struct block *sb, const struct block *rb, struct skiff_request **req)
+/* Per-call working memory: each neighbour's block, its peer and its transfer. Small neighbourhoods (a grid of
+ * up to 4 dimensions, most graphs) fit on the stack, so a call on them allocates only what it packs. */
+#define ON_STACK 16
+
+struct work {
+    struct skiff_nbr_xfer *x; /* receives, then sends */
+    struct block *b;          /* the same order */
+    int *peer;
+};
+
+/* The packed blocks and the unpack list; NULL when every block is contiguous. */
+static int new_job(size_t bytes, int nrecv, struct job **j)
+{
+    *j = NULL;
+    if (!bytes && !nrecv)
+        return MPI_SUCCESS;
+    if ((*j = malloc(sizeof **j + sizeof(struct unpack) * (size_t)nrecv)) && ((*j)->packed = malloc(bytes + 1))) {
+        (*j)->n = 0;
+        return MPI_SUCCESS;
+    }
+    free(*j);
+    *j = NULL;
+    return skiff_err(MPI_ERR_NO_MEM, "out of memory packing %zu bytes", bytes);
+}
+
+static int run(const struct hood *h, const struct work *w, struct skiff_request **req)
 {
     int in = h->in, out = h->out, nrecv = 0;
-    int *src = malloc(sizeof(int) * ((size_t)in + (size_t)out + 1)), *dst = src ? src + in : NULL;
-    struct skiff_nbr_xfer *x = malloc(sizeof *x * ((size_t)in + (size_t)out + 1));
-    if (!src || !x) {
-        free(src);
-        free(x);
-        return skiff_err(MPI_ERR_NO_MEM, "out of memory for %d neighbours", in + out);
-    }
+    int *src = w->peer, *dst = w->peer + in;
+    const struct block *rb = w->b, *sb = w->b + in;
+    struct job *j = NULL;
     skiff_topo_neighbors(h->c->topo, h->c->rank, src, dst);
     size_t bytes = packed_size(sb, dst, out, NULL) + packed_size(rb, src, in, &nrecv);
-    struct job *j = malloc(sizeof *j + sizeof(struct unpack) * (size_t)nrecv);
-    char *p = j ? (j->packed = malloc(bytes + 1)) : NULL;
-    int rc = p ? MPI_SUCCESS : skiff_err(MPI_ERR_NO_MEM, "out of memory packing %zu bytes", bytes);
-    if (!rc) {
-        j->n = 0;
-        plan_sends(sb, dst, out, &p, x + in);
-        plan_recvs(rb, src, in, &p, x, j);
-        cart_order(h->c->topo, x);
-        rc = skiff_coll_neighbor(h->c, x, in, x + in, out, req);
-    }
-    free(src);
-    free(x);
+    int rc = new_job(bytes, nrecv, &j);
+    if (rc)
+        return rc;
+    char *p = j ? j->packed : NULL;
+    plan_sends(sb, dst, out, &p, w->x + in);
+    plan_recvs(rb, src, in, &p, w->x, j);
+    cart_order(h->c->topo, w->x);
+    rc = skiff_coll_neighbor(h->c, w->x, in, w->x + in, out, req);
     if (!j)
         return rc;
-    if (!p) {
-        free(j);
-        return rc;
-    }
     if (!rc && req && (*req)->state != SKIFF_RS_DONE) {
         (*req)->cookie = j;
         (*req)->on_complete = finish_on_complete;
@@ -238,12 +254,22 @@ static int neighbor(MPI_Comm comm, const struct side *s, const struct side *r, s
     int rc = check_hood(comm, &h);
     if (rc)
         return skiff_fail(comm, rc);
-    struct block *b = malloc(sizeof *b * ((size_t)h.in + (size_t)h.out + 1));
-    if (!b)
-        return skiff_fail(comm, skiff_err(MPI_ERR_NO_MEM, "out of memory for %d neighbours", h.in + h.out));
-    if (!(rc = side_blocks(s, h.out, b + h.in)) && !(rc = side_blocks(r, h.in, b)))
-        rc = run(&h, b + h.in, b, req);
-    free(b);
+    size_t n = (size_t)h.in + (size_t)h.out;
+    struct skiff_nbr_xfer x[ON_STACK];
+    struct block b[ON_STACK];
+    int peer[ON_STACK];
+    struct work w = {x, b, peer};
+    void *heap = NULL;
+    if (n > ON_STACK) {
+        if (!(heap = malloc(n * (sizeof *w.x + sizeof *w.b + sizeof *w.peer))))
+            return skiff_fail(comm, skiff_err(MPI_ERR_NO_MEM, "out of memory for %zu neighbours", n));
+        w.x = heap;
+        w.b = (struct block *)(void *)(w.x + n);
+        w.peer = (int *)(void *)(w.b + n);
+    }
+    if (!(rc = side_blocks(s, h.out, w.b + h.in)) && !(rc = side_blocks(r, h.in, w.b)))
+        rc = run(&h, &w, req);
+    free(heap);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 

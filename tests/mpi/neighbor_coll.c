@@ -1,7 +1,8 @@
 /* neighbor_coll — the neighbourhood collectives, blocking and nonblocking, on every kind of topology.
  *   Topologies: a periodic ring (at np 1 and 2 a process is its own or its only neighbour on both sides),
  *   a 2-D grid from MPI_Dims_create with one periodic and one open dimension (MPI_PROC_NULL neighbours),
- *   a periodic n x 1 grid (a dimension of extent 1: the process itself on both sides), a graph with a
+ *   a periodic n x 1 grid (a dimension of extent 1: the process itself on both sides), a periodic 5-D grid
+ *   (20 blocks, mostly extents 1 and 2), a graph with a
  *   self-loop and repeated edges, a distributed graph (adjacent) whose in-edges are given in an order of
  *   their own and repeat, and one built by MPI_Dist_graph_create.
  *   Calls: allgather, allgatherv (blocks in reverse order with gaps), alltoall, alltoallv with a strided
@@ -18,7 +19,7 @@
 #define MAXN 16
 #define UNTOUCHED (-77)
 
-enum kind { RING, GRID, THIN, GRAPH, DIST, DIST_GENERAL };
+enum kind { RING, GRID, THIN, GRID5, GRAPH, DIST, DIST_GENERAL };
 
 struct topo {
     MPI_Comm comm;
@@ -124,6 +125,10 @@ static void make(struct topo *t, int kind)
     } else if (kind == THIN) {
         int dims[2] = {n, 1}, periods[2] = {1, 1};
         cart(t, 2, dims, periods);
+    } else if (kind == GRID5) { /* 20 blocks: more than an implementation may keep on its stack */
+        int dims[5] = {0, 0, 0, 0, 0}, periods[5] = {1, 1, 1, 1, 1};
+        CHECK_MPI(MPI_Dims_create(n, 5, dims));
+        cart(t, 5, dims, periods);
     } else if (kind == GRAPH) {
         int index[MAXN], edges[MAXN * 5];
         for (int i = 0, e = 0; i < n; i++) {

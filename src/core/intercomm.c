@@ -105,7 +105,8 @@ static int exchange(struct skiff_comm *c, const int *mine, int k, int **loc, int
     *loc = malloc(kb * (size_t)c->size);
     *rem = malloc(kb * (size_t)c->peers);
     if (!*loc || !*rem)
-        return skiff_err(MPI_ERR_NO_MEM, "out of memory for %d values of an intercommunicator", k * (c->size + c->peers));
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory for %d values of an intercommunicator",
+                         k * (c->size + c->peers));
     struct skiff_sched s;
     skiff_sched_init(&s, c);
     for (int r = 0; r < c->peers; r++) {
@@ -227,7 +228,8 @@ int skiff_intercomm_split(struct skiff_comm *c, int color, int key, struct skiff
         rc = agree(c, loc, rem, 3, &ctx);
     int big = c->size > c->peers ? c->size : c->peers;
     struct member *tmp = rc ? NULL : malloc(sizeof *tmp * (size_t)big);
-    int *lw = rc ? NULL : malloc(sizeof(int) * (size_t)c->size), *rw = rc ? NULL : malloc(sizeof(int) * (size_t)c->peers);
+    int *lw = rc ? NULL : malloc(sizeof(int) * (size_t)c->size);
+    int *rw = rc ? NULL : malloc(sizeof(int) * (size_t)c->peers);
     if (!rc && (!tmp || !lw || !rw))
         rc = skiff_err(MPI_ERR_NO_MEM, "out of memory splitting an intercommunicator of %d + %d processes", c->size,
                        c->peers);

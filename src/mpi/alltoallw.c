@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "mpi/coll_check.h"
 #include "mpi/coll_plan.h"
+#include "mpi/inter_coll.h"
 #include "mpi/mpi_impl.h"
 
 /* One side: n counts, byte displacements and datatypes; t gets the checked types. */
@@ -111,6 +112,8 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Alltoallw);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_not_provided(comm);
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? prof_wbytes(recvcounts, recvtypes, comm)
                                                 : prof_wbytes(sendcounts, sendtypes, comm));
     int rc = skiff_plan_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
@@ -130,6 +133,8 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Ialltoallw);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_not_provided(comm);
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? prof_wbytes(recvcounts, recvtypes, comm)
                                                 : prof_wbytes(sendcounts, sendtypes, comm));
     int rc = skiff_ck_request(comm, request);

@@ -19,7 +19,7 @@ int PMPI_Barrier(MPI_Comm comm)
     SKIFF_ENTER(MPI_Barrier);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_barrier(comm);
+        return skiff_mpi_inter_barrier(comm, NULL);
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
         rc = skiff_coll_barrier(c, NULL);
@@ -33,6 +33,8 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     struct skiff_request *r = NULL;
     SKIFF_ENTER(MPI_Ibarrier);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm) && request) /* NULL: refused below */
+        return skiff_mpi_inter_barrier(comm, request);
     int rc = skiff_ck_request(comm, request);
     if (rc)
         return rc;
@@ -95,7 +97,7 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     SKIFF_ENTER(MPI_Bcast);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_bcast(buffer, count, datatype, root, comm);
+        return skiff_mpi_inter_bcast(buffer, count, datatype, root, comm, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return bcast(buffer, count, datatype, root, comm, NULL);
 }
@@ -106,6 +108,8 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
     struct skiff_request *r = NULL;
     SKIFF_ENTER(MPI_Ibcast);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm) && request) /* NULL: refused below */
+        return skiff_mpi_inter_bcast(buffer, count, datatype, root, comm, request);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     int rc = skiff_ck_request(comm, request);
     if (!rc)
@@ -142,7 +146,7 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     SKIFF_ENTER(MPI_Reduce);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+        return skiff_mpi_inter_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
 }
@@ -154,6 +158,8 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
     struct skiff_request *r = NULL;
     SKIFF_ENTER(MPI_Ireduce);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm) && request) /* NULL: refused below */
+        return skiff_mpi_inter_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     int rc = skiff_ck_request(comm, request);
     if (!rc)
@@ -182,7 +188,7 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     SKIFF_ENTER(MPI_Allreduce);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+        return skiff_mpi_inter_allreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return allreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
@@ -194,6 +200,8 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     struct skiff_request *r = NULL;
     SKIFF_ENTER(MPI_Iallreduce);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm) && request) /* NULL: refused below */
+        return skiff_mpi_inter_allreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     int rc = skiff_ck_request(comm, request);
     if (!rc)
@@ -213,7 +221,8 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     SKIFF_ENTER(MPI_Gather);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root, comm);
+        return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
+                                      comm, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int rc = skiff_ck_rooted_blocks(&own, &all, NULL, root, comm, 0, &x);
     if (!rc && !x.in_place)
@@ -243,7 +252,7 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root,
-                                      comm);
+                                      comm, NULL);
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(recvcounts, recvtype, comm)
                       : skiff_prof_bytes(sendcount, sendtype));
     int rc = skiff_ck_rooted_blocks(&own, &all, &v, root, comm, 0, &x);
@@ -270,7 +279,7 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
-                                       comm);
+                                       comm, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_block(recvbuf, recvcount, recvtype, sendcount, sendtype));
     int rc = skiff_ck_rooted_blocks(&own, &all, NULL, root, comm, 1, &x);
     if (!rc && x.is_root)
@@ -298,7 +307,7 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
-                                       comm);
+                                       comm, NULL);
     SKIFF_PROFILE_MSG(recvbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(sendcounts, sendtype, comm)
                       : skiff_prof_bytes(recvcount, recvtype));
     int rc = skiff_ck_rooted_blocks(&own, &all, &v, root, comm, 1, &x);
@@ -324,7 +333,8 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     SKIFF_ENTER(MPI_Allgather);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, comm);
+        return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, comm,
+                                         NULL);
     SKIFF_PROFILE_MSG(skiff_prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int in_place = sendbuf == MPI_IN_PLACE;
     int rc = skiff_ck_all_blocks(&s, &r, comm, &c);
@@ -352,7 +362,8 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     SKIFF_ENTER(MPI_Allgatherv);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm);
+        return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm,
+                                         NULL);
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(recvcounts, recvtype, comm)
                       : skiff_prof_bytes(sendcount, sendtype));
     int in_place = sendbuf == MPI_IN_PLACE;
@@ -380,7 +391,7 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_alltoall(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL,
-                                        recvtype, comm);
+                                        recvtype, comm, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int in_place = sendbuf == MPI_IN_PLACE;
     int rc = skiff_ck_all_blocks(&s, &r, comm, &c);
@@ -430,7 +441,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls,
-                                        recvtype, comm);
+                                        recvtype, comm, NULL);
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_vbytes(recvcounts, recvtype, comm)
                       : skiff_prof_vbytes(sendcounts, sendtype, comm));
     int in_place = sendbuf == MPI_IN_PLACE;
@@ -478,7 +489,7 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
     SKIFF_ENTER(MPI_Reduce_scatter);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, 0, recvcounts, datatype, op, comm);
+        return skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_vbytes(recvcounts, datatype, comm));
     int rc = skiff_check_ptr(recvcounts, "recvcounts");
     return rc ? skiff_fail(comm, rc) : reduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm);
@@ -491,7 +502,7 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     SKIFF_ENTER(MPI_Reduce_scatter_block);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, recvcount, NULL, datatype, op, comm);
+        return skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, recvcount, NULL, datatype, op, comm, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(recvcount, datatype));
     return reduce_scatter(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm);
 }

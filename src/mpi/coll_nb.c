@@ -5,6 +5,7 @@
 #include "coll/sched.h"
 #include "mpi/coll_check.h"
 #include "mpi/coll_plan.h"
+#include "mpi/inter_coll.h"
 #include "mpi/mpi_impl.h"
 
 int skiff_nb_start(MPI_Comm comm, int rc, struct skiff_sched *s, MPI_Request *request)
@@ -24,6 +25,9 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Iallgather);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm) && request)
+        return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype,
+                                         comm, request);
     SKIFF_PROFILE_MSG(skiff_prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int rc = skiff_ck_request(comm, request);
     if (rc)
@@ -39,6 +43,9 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Iallgatherv);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm) && request)
+        return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype,
+                                         comm, request);
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(recvcounts, recvtype, comm)
                       : skiff_prof_bytes(sendcount, sendtype));
     int rc = skiff_ck_request(comm, request);
@@ -55,6 +62,9 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Ialltoall);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm) && request)
+        return skiff_mpi_inter_alltoall(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL,
+                                        recvtype, comm, request);
     SKIFF_PROFILE_MSG(skiff_prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int rc = skiff_ck_request(comm, request);
     if (rc)
@@ -71,6 +81,9 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Ialltoallv);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm) && request)
+        return skiff_mpi_inter_alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls,
+                                        recvtype, comm, request);
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_vbytes(recvcounts, recvtype, comm)
                       : skiff_prof_vbytes(sendcounts, sendtype, comm));
     int rc = skiff_ck_request(comm, request);
@@ -87,6 +100,9 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Igather);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm) && request)
+        return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
+                                      comm, request);
     SKIFF_PROFILE_MSG(skiff_prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int rc = skiff_ck_request(comm, request);
     if (rc)
@@ -102,6 +118,9 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Igatherv);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm) && request)
+        return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root,
+                                      comm, request);
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(recvcounts, recvtype, comm)
                       : skiff_prof_bytes(sendcount, sendtype));
     int rc = skiff_ck_request(comm, request);
@@ -118,6 +137,9 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Iscatter);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm) && request)
+        return skiff_mpi_inter_scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
+                                       comm, request);
     SKIFF_PROFILE_MSG(skiff_prof_block(recvbuf, recvcount, recvtype, sendcount, sendtype));
     int rc = skiff_ck_request(comm, request);
     if (rc)
@@ -133,6 +155,9 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Iscatterv);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm) && request)
+        return skiff_mpi_inter_scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                                       comm, request);
     SKIFF_PROFILE_MSG(recvbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(sendcounts, sendtype, comm)
                       : skiff_prof_bytes(recvcount, recvtype));
     int rc = skiff_ck_request(comm, request);
@@ -149,6 +174,8 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Ireduce_scatter);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm) && request)
+        return skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, request);
     SKIFF_PROFILE_MSG(skiff_prof_vbytes(recvcounts, datatype, comm));
     int rc = skiff_ck_request(comm, request);
     if (rc)
@@ -164,6 +191,8 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Ireduce_scatter_block);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm) && request)
+        return skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, recvcount, NULL, datatype, op, comm, request);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(recvcount, datatype));
     int rc = skiff_ck_request(comm, request);
     if (rc)
@@ -179,6 +208,8 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Iscan);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_refuse(comm);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     int rc = skiff_ck_request(comm, request);
     if (rc)
@@ -194,6 +225,8 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Iexscan);
     SKIFF_REQUIRE_INIT();
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_refuse(comm);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     int rc = skiff_ck_request(comm, request);
     if (rc)

@@ -43,42 +43,137 @@ static int check_vbuf(const void *buf, int n, const int *counts, const int *disp
     return rc ? rc : skiff_check_named_buf(buf, total, *t, name);
 }
 
-static int get(MPI_Comm comm, struct skiff_comm **c)
+/* The communicator, and for a nonblocking call (request not NULL) the place for its request. */
+static int get(MPI_Comm comm, struct skiff_comm **c, MPI_Request *request, struct skiff_request ***r,
+               struct skiff_request **slot)
 {
+    *r = request ? slot : NULL;
     return skiff_check_comm(comm, c);
 }
 
-static int done(MPI_Comm comm, int rc)
+static int done(MPI_Comm comm, int rc, MPI_Request *request, struct skiff_request *r)
 {
-    return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
+    if (rc)
+        return skiff_fail(comm, rc);
+    if (request)
+        *request = skiff_req_handle(r);
+    return MPI_SUCCESS;
 }
 
-int skiff_mpi_inter_barrier(MPI_Comm comm)
+int skiff_mpi_inter_barrier(MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
-    int rc = get(comm, &c);
-    return done(comm, rc ? rc : skiff_inter_barrier(c, NULL));
+    struct skiff_request *slot = NULL, **r;
+    int rc = get(comm, &c, request, &r, &slot);
+    if (!rc)
+        rc = skiff_inter_barrier(c, r);
+    return done(comm, rc, request, slot);
 }
 
-int skiff_mpi_inter_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
+/* Staging of one side: count elements of t at buf (send: packed now; receive: unpacked at the end),
+ * or per remote process counts[i] at displs[i] (v). */
+struct iside {
+    struct skiff_stage st;
+    struct skiff_vstage v;
+    const struct skiff_type *t; /* held: the user may free it before a nonblocking call completes */
+    int is_v, used;
+};
+
+/* Both sides of a call: on the heap, since a nonblocking call's packed copies outlive it. */
+struct staged {
+    struct iside in, out;
+};
+
+static int stage(struct iside *s, const void *buf, size_t count, const int *counts, const int *displs, int n,
+                 const struct skiff_type *t, int sending)
+{
+    s->used = 1;
+    s->is_v = counts != NULL;
+    s->t = t;
+    skiff_type_ref(t);
+    if (s->is_v)
+        return skiff_vstage_init(&s->v, buf, counts, displs, n, t, sending ? 1 : 0, -1);
+    return sending ? skiff_stage_send(&s->st, buf, count, t) : skiff_stage_recv(&s->st, (void *)buf, count, t, -1, 0);
+}
+
+static void *sdata(const struct iside *s)
+{
+    return !s->used ? NULL : s->is_v ? s->v.data : s->st.data;
+}
+
+static const size_t *scounts(const struct iside *s)
+{
+    return s->used && s->is_v ? s->v.bc : NULL;
+}
+
+static const size_t *sdispls(const struct iside *s)
+{
+    return s->used && s->is_v ? s->v.bd : NULL;
+}
+
+static void unstage(struct iside *s, int unpack)
+{
+    if (s->used && s->is_v)
+        skiff_vstage_done(&s->v, unpack);
+    else if (s->used)
+        skiff_stage_done(&s->st, unpack);
+    if (s->used)
+        skiff_type_unref(s->t);
+}
+
+static void unstage_both(struct staged *x, int ok)
+{
+    unstage(&x->in, 0);
+    unstage(&x->out, ok);
+    free(x);
+}
+
+static void unstage_on_complete(struct skiff_request *r)
+{
+    unstage_both(r->cookie, !r->st_error);
+    r->cookie = NULL;
+}
+
+static int new_staged(struct staged **x)
+{
+    *x = calloc(1, sizeof **x);
+    return *x ? MPI_SUCCESS : skiff_err(MPI_ERR_NO_MEM, "out of memory");
+}
+
+/* After the schedule started: the received data is unpacked and the copies freed now (blocking, or
+ * already complete), else when the request completes. */
+static int finish(MPI_Comm comm, int rc, struct staged *x, MPI_Request *request, struct skiff_request *r)
+{
+    if (!x)
+        return done(comm, rc, request, r);
+    if (!rc && r && r->state != SKIFF_RS_DONE) {
+        r->cookie = x;
+        r->on_complete = unstage_on_complete;
+    } else {
+        unstage_both(x, !rc);
+    }
+    return done(comm, rc, request, r);
+}
+
+int skiff_mpi_inter_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
-    struct skiff_stage st = {0};
-    int rc = get(comm, &c);
+    struct skiff_request *slot = NULL, **r;
+    struct staged *x = NULL;
+    int rc = get(comm, &c, request, &r, &slot);
     if (!rc)
         rc = check_root(c, root);
     if (!rc && root != MPI_PROC_NULL)
         rc = check_buf(buf, count, dt, "buffer", &t);
-    if (!rc && root == MPI_ROOT)
-        rc = skiff_stage_send(&st, buf, (size_t)count, t);
-    else if (!rc && root != MPI_PROC_NULL)
-        rc = skiff_stage_recv(&st, buf, (size_t)count, t, -1, 0);
     if (!rc)
-        rc = skiff_inter_bcast(st.data, t ? skiff_type_packed_size(t, (size_t)count) : 0, root, c, NULL);
-    if (t)
-        skiff_stage_done(&st, !rc && root >= 0);
-    return done(comm, rc);
+        rc = new_staged(&x);
+    if (!rc && root != MPI_PROC_NULL)
+        rc = stage(root == MPI_ROOT ? &x->in : &x->out, buf, (size_t)count, NULL, NULL, 0, t, root == MPI_ROOT);
+    if (!rc)
+        rc = skiff_inter_bcast(root == MPI_ROOT ? sdata(&x->in) : sdata(&x->out),
+                               t ? skiff_type_packed_size(t, (size_t)count) : 0, root, c, r);
+    return finish(comm, rc, x, request, slot);
 }
 
 /* A reduction's operands as the schedules take them: count elements of a basic type (a predefined op
@@ -122,11 +217,12 @@ static int check_red_buf(const void *buf, int count, const struct ired *r, const
 }
 
 int skiff_mpi_inter_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
-                           MPI_Comm comm)
+                           MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
     struct ired r = {0, dt, 0, NULL};
-    int rc = get(comm, &c);
+    struct skiff_request *slot = NULL, **q;
+    int rc = get(comm, &c, request, &q, &slot);
     if (!rc)
         rc = check_root(c, root);
     if (!rc && root != MPI_PROC_NULL)
@@ -136,16 +232,17 @@ int skiff_mpi_inter_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Da
     else if (!rc && root >= 0)
         rc = check_red_buf(sendbuf, count, &r, "sendbuf");
     if (!rc)
-        rc = skiff_inter_reduce(at(sendbuf, &r), at(recvbuf, &r), r.count, r.dt, op, root, c, NULL);
-    return done(comm, rc);
+        rc = skiff_inter_reduce(at(sendbuf, &r), at(recvbuf, &r), r.count, r.dt, op, root, c, q);
+    return done(comm, rc, request, slot);
 }
 
 int skiff_mpi_inter_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
-                              MPI_Comm comm)
+                              MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
     struct ired r;
-    int rc = get(comm, &c);
+    struct skiff_request *slot = NULL, **q;
+    int rc = get(comm, &c, request, &q, &slot);
     if (!rc)
         rc = check_red(count, dt, op, &r);
     if (!rc)
@@ -153,17 +250,18 @@ int skiff_mpi_inter_allreduce(const void *sendbuf, void *recvbuf, int count, MPI
     if (!rc)
         rc = check_red_buf(recvbuf, count, &r, "recvbuf");
     if (!rc)
-        rc = skiff_inter_allreduce(at(sendbuf, &r), at(recvbuf, &r), r.count, r.dt, op, c, NULL);
-    return done(comm, rc);
+        rc = skiff_inter_allreduce(at(sendbuf, &r), at(recvbuf, &r), r.count, r.dt, op, c, q);
+    return done(comm, rc, request, slot);
 }
 
 int skiff_mpi_inter_reduce_scatter(const void *sendbuf, void *recvbuf, int recvcount, const int *recvcounts,
-                                   MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+                                   MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
     struct ired r;
     size_t total = 0, *counts = NULL;
-    int rc = get(comm, &c);
+    struct skiff_request *slot = NULL, **q;
+    int rc = get(comm, &c, request, &q, &slot);
     if (!rc)
         rc = recvcounts ? skiff_check_counts(c->size, recvcounts, "recvcounts", &total) : skiff_check_count(recvcount);
     if (!rc && !(counts = malloc(sizeof *counts * (size_t)c->size)))
@@ -181,113 +279,84 @@ int skiff_mpi_inter_reduce_scatter(const void *sendbuf, void *recvbuf, int recvc
     for (int i = 0; !rc && i < c->size; i++)
         counts[i] *= scale;
     if (!rc)
-        rc = skiff_inter_reduce_scatter(at(sendbuf, &r), at(recvbuf, &r), counts, r.dt, op, c, NULL);
-    free(counts);
-    return done(comm, rc);
-}
-
-/* Staging of one side: count elements of t at buf (send: packed now; receive: unpacked at the end),
- * or per remote process counts[i] at displs[i] (v). */
-struct iside {
-    struct skiff_stage st;
-    struct skiff_vstage v;
-    int is_v, used;
-};
-
-static int stage(struct iside *s, const void *buf, size_t count, const int *counts, const int *displs, int n,
-                 const struct skiff_type *t, int sending)
-{
-    s->used = 1;
-    s->is_v = counts != NULL;
-    if (s->is_v)
-        return skiff_vstage_init(&s->v, buf, counts, displs, n, t, sending ? 1 : 0, -1);
-    return sending ? skiff_stage_send(&s->st, buf, count, t) : skiff_stage_recv(&s->st, (void *)buf, count, t, -1, 0);
-}
-
-static void *sdata(const struct iside *s)
-{
-    return !s->used ? NULL : s->is_v ? s->v.data : s->st.data;
-}
-
-static void unstage(struct iside *s, int unpack)
-{
-    if (s->used && s->is_v)
-        skiff_vstage_done(&s->v, unpack);
-    else if (s->used)
-        skiff_stage_done(&s->st, unpack);
+        rc = skiff_inter_reduce_scatter(at(sendbuf, &r), at(recvbuf, &r), counts, r.dt, op, c, q);
+    free(counts); /* the schedule took the sizes it needs */
+    return done(comm, rc, request, slot);
 }
 
 int skiff_mpi_inter_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                           const int *recvcounts, const int *displs, MPI_Datatype recvtype, int root, MPI_Comm comm)
+                           const int *recvcounts, const int *displs, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                           MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
-    struct iside in = {0}, out = {0};
+    struct skiff_request *slot = NULL, **r;
+    struct staged *x = NULL;
     size_t bytes = 0;
-    int rc = get(comm, &c);
+    int rc = get(comm, &c, request, &r, &slot);
     if (!rc)
         rc = check_root(c, root);
+    if (!rc)
+        rc = new_staged(&x);
     if (!rc && root == MPI_ROOT) {
         rc = recvcounts ? check_vbuf(recvbuf, c->peers, recvcounts, displs, recvtype, "recvbuf", "recvcounts",
                                      "displs", &t)
                         : check_buf(recvbuf, recvcount, recvtype, "recvbuf", &t);
         if (!rc)
-            rc = stage(&out, recvbuf, (size_t)recvcount * (size_t)c->peers, recvcounts, displs, c->peers, t, 0);
+            rc = stage(&x->out, recvbuf, (size_t)recvcount * (size_t)c->peers, recvcounts, displs, c->peers, t, 0);
         bytes = t ? skiff_type_packed_size(t, (size_t)recvcount) : 0;
     } else if (!rc && root >= 0) {
         rc = check_buf(sendbuf, sendcount, sendtype, "sendbuf", &t);
         if (!rc)
-            rc = stage(&in, sendbuf, (size_t)sendcount, NULL, NULL, 0, t, 1);
+            rc = stage(&x->in, sendbuf, (size_t)sendcount, NULL, NULL, 0, t, 1);
         bytes = t ? skiff_type_packed_size(t, (size_t)sendcount) : 0;
     }
     if (!rc)
-        rc = skiff_inter_gather(sdata(&in), bytes, sdata(&out), out.is_v ? out.v.bc : NULL,
-                                out.is_v ? out.v.bd : NULL, root, c, NULL);
-    unstage(&in, 0);
-    unstage(&out, !rc);
-    return done(comm, rc);
+        rc = skiff_inter_gather(sdata(&x->in), bytes, sdata(&x->out), scounts(&x->out), sdispls(&x->out), root, c, r);
+    return finish(comm, rc, x, request, slot);
 }
 
 int skiff_mpi_inter_scatter(const void *sendbuf, int sendcount, const int *sendcounts, const int *displs,
                             MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                            MPI_Comm comm)
+                            MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
-    struct iside in = {0}, out = {0};
+    struct skiff_request *slot = NULL, **r;
+    struct staged *x = NULL;
     size_t bytes = 0;
-    int rc = get(comm, &c);
+    int rc = get(comm, &c, request, &r, &slot);
     if (!rc)
         rc = check_root(c, root);
+    if (!rc)
+        rc = new_staged(&x);
     if (!rc && root == MPI_ROOT) {
         rc = sendcounts ? check_vbuf(sendbuf, c->peers, sendcounts, displs, sendtype, "sendbuf", "sendcounts",
                                      "displs", &t)
                         : check_buf(sendbuf, sendcount, sendtype, "sendbuf", &t);
         if (!rc)
-            rc = stage(&in, sendbuf, (size_t)sendcount * (size_t)c->peers, sendcounts, displs, c->peers, t, 1);
+            rc = stage(&x->in, sendbuf, (size_t)sendcount * (size_t)c->peers, sendcounts, displs, c->peers, t, 1);
         bytes = t ? skiff_type_packed_size(t, (size_t)sendcount) : 0;
     } else if (!rc && root >= 0) {
         rc = check_buf(recvbuf, recvcount, recvtype, "recvbuf", &t);
         if (!rc)
-            rc = stage(&out, recvbuf, (size_t)recvcount, NULL, NULL, 0, t, 0);
+            rc = stage(&x->out, recvbuf, (size_t)recvcount, NULL, NULL, 0, t, 0);
         bytes = t ? skiff_type_packed_size(t, (size_t)recvcount) : 0;
     }
     if (!rc)
-        rc = skiff_inter_scatter(sdata(&in), in.is_v ? in.v.bc : NULL, in.is_v ? in.v.bd : NULL, sdata(&out), bytes,
-                                 root, c, NULL);
-    unstage(&in, 0);
-    unstage(&out, !rc);
-    return done(comm, rc);
+        rc = skiff_inter_scatter(sdata(&x->in), scounts(&x->in), sdispls(&x->in), sdata(&x->out), bytes, root, c, r);
+    return finish(comm, rc, x, request, slot);
 }
 
 int skiff_mpi_inter_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                               int recvcount, const int *recvcounts, const int *displs, MPI_Datatype recvtype,
-                              MPI_Comm comm)
+                              MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *st = NULL, *rt = NULL;
-    struct iside in = {0}, out = {0};
-    int rc = get(comm, &c);
+    struct skiff_request *slot = NULL, **r;
+    struct staged *x = NULL;
+    int rc = get(comm, &c, request, &r, &slot);
     if (!rc)
         rc = check_buf(sendbuf, sendcount, sendtype, "sendbuf", &st);
     if (!rc)
@@ -295,28 +364,29 @@ int skiff_mpi_inter_allgather(const void *sendbuf, int sendcount, MPI_Datatype s
                                      "displs", &rt)
                         : check_buf(recvbuf, recvcount, recvtype, "recvbuf", &rt);
     if (!rc)
-        rc = stage(&in, sendbuf, (size_t)sendcount, NULL, NULL, 0, st, 1);
+        rc = new_staged(&x);
     if (!rc)
-        rc = stage(&out, recvbuf, (size_t)recvcount * (size_t)c->peers, recvcounts, displs, c->peers, rt, 0);
+        rc = stage(&x->in, sendbuf, (size_t)sendcount, NULL, NULL, 0, st, 1);
     if (!rc)
-        rc = skiff_inter_allgather(sdata(&in), skiff_type_packed_size(st, (size_t)sendcount), sdata(&out),
-                                   skiff_type_packed_size(rt, (size_t)recvcount), out.is_v ? out.v.bc : NULL,
-                                   out.is_v ? out.v.bd : NULL, c, NULL);
-    unstage(&in, 0);
-    unstage(&out, !rc);
-    return done(comm, rc);
+        rc = stage(&x->out, recvbuf, (size_t)recvcount * (size_t)c->peers, recvcounts, displs, c->peers, rt, 0);
+    if (!rc)
+        rc = skiff_inter_allgather(sdata(&x->in), skiff_type_packed_size(st, (size_t)sendcount), sdata(&x->out),
+                                   skiff_type_packed_size(rt, (size_t)recvcount), scounts(&x->out),
+                                   sdispls(&x->out), c, r);
+    return finish(comm, rc, x, request, slot);
 }
 
-int skiff_mpi_inter_alltoall(const void *sendbuf, int sendcount, const int *sendcounts, const int *sdispls,
+int skiff_mpi_inter_alltoall(const void *sendbuf, int sendcount, const int *sendcounts, const int *sdispls_,
                              MPI_Datatype sendtype, void *recvbuf, int recvcount, const int *recvcounts,
-                             const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm)
+                             const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *st = NULL, *rt = NULL;
-    struct iside in = {0}, out = {0};
-    int rc = get(comm, &c);
+    struct skiff_request *slot = NULL, **r;
+    struct staged *x = NULL;
+    int rc = get(comm, &c, request, &r, &slot);
     if (!rc)
-        rc = sendcounts ? check_vbuf(sendbuf, c->peers, sendcounts, sdispls, sendtype, "sendbuf", "sendcounts",
+        rc = sendcounts ? check_vbuf(sendbuf, c->peers, sendcounts, sdispls_, sendtype, "sendbuf", "sendcounts",
                                      "sdispls", &st)
                         : check_buf(sendbuf, sendcount, sendtype, "sendbuf", &st);
     if (!rc)
@@ -325,22 +395,27 @@ int skiff_mpi_inter_alltoall(const void *sendbuf, int sendcount, const int *send
                         : check_buf(recvbuf, recvcount, recvtype, "recvbuf", &rt);
     size_t n = rc ? 0 : (size_t)c->peers;
     if (!rc)
-        rc = stage(&in, sendbuf, (size_t)sendcount * n, sendcounts, sdispls, c->peers, st, 1);
+        rc = new_staged(&x);
     if (!rc)
-        rc = stage(&out, recvbuf, (size_t)recvcount * n, recvcounts, rdispls, c->peers, rt, 0);
+        rc = stage(&x->in, sendbuf, (size_t)sendcount * n, sendcounts, sdispls_, c->peers, st, 1);
     if (!rc)
-        rc = skiff_inter_alltoall(sdata(&in), skiff_type_packed_size(st, (size_t)sendcount),
-                                  in.is_v ? in.v.bc : NULL, in.is_v ? in.v.bd : NULL, sdata(&out),
-                                  skiff_type_packed_size(rt, (size_t)recvcount), out.is_v ? out.v.bc : NULL,
-                                  out.is_v ? out.v.bd : NULL, c, NULL);
-    unstage(&in, 0);
-    unstage(&out, !rc);
-    return done(comm, rc);
+        rc = stage(&x->out, recvbuf, (size_t)recvcount * n, recvcounts, rdispls, c->peers, rt, 0);
+    if (!rc)
+        rc = skiff_inter_alltoall(sdata(&x->in), skiff_type_packed_size(st, (size_t)sendcount), scounts(&x->in),
+                                  sdispls(&x->in), sdata(&x->out), skiff_type_packed_size(rt, (size_t)recvcount),
+                                  scounts(&x->out), sdispls(&x->out), c, r);
+    return finish(comm, rc, x, request, slot);
 }
 
 int skiff_mpi_inter_refuse(MPI_Comm comm)
 {
     struct skiff_comm *c = NULL;
-    int rc = get(comm, &c);
-    return done(comm, rc ? rc : skiff_check_intra(c));
+    int rc = skiff_check_comm(comm, &c);
+    return rc ? skiff_fail(comm, rc) : skiff_fail(comm, skiff_check_intra(c));
+}
+
+int skiff_mpi_inter_not_provided(MPI_Comm comm)
+{
+    return skiff_fail(comm, skiff_err(MPI_ERR_UNSUPPORTED_OPERATION, "skiff does not provide this call on an "
+                                      "intercommunicator (%s) yet", skiff_comm_label(skiff_comm_get(comm))));
 }

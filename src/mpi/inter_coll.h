@@ -1,8 +1,9 @@
 /* The collective calls on an intercommunicator: coll.c's entry points hand them over at their top
  * (if skiff_comm_is_inter), before any intracommunicator rule (root range, MPI_IN_PLACE, counts per
  * local rank) applies. Each checks its arguments as the standard defines them for intercommunicators,
- * stages non-contiguous data and runs coll/inter.h's schedule. They return what the entry point
- * returns (the error handler applied). */
+ * stages non-contiguous data and runs coll/inter.h's schedule. request NULL: the blocking call; else
+ * the nonblocking one, whose request is stored there. They return what the entry point returns (the
+ * error handler applied). */
 #ifndef SKIFF_MPI_INTER_COLL_H
 #define SKIFF_MPI_INTER_COLL_H
 
@@ -15,28 +16,31 @@ static inline int skiff_comm_is_inter(MPI_Comm comm)
     return c && c->remote;
 }
 
-int skiff_mpi_inter_barrier(MPI_Comm comm);
-int skiff_mpi_inter_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm);
+int skiff_mpi_inter_barrier(MPI_Comm comm, MPI_Request *request);
+int skiff_mpi_inter_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Request *request);
 int skiff_mpi_inter_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
-                           MPI_Comm comm);
+                           MPI_Comm comm, MPI_Request *request);
 int skiff_mpi_inter_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
-                              MPI_Comm comm);
+                              MPI_Comm comm, MPI_Request *request);
 /* Gather and gatherv (recvcounts NULL: recvcount each), scatter and scatterv likewise. */
 int skiff_mpi_inter_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                           const int *recvcounts, const int *displs, MPI_Datatype recvtype, int root, MPI_Comm comm);
+                           const int *recvcounts, const int *displs, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                           MPI_Request *request);
 int skiff_mpi_inter_scatter(const void *sendbuf, int sendcount, const int *sendcounts, const int *displs,
                             MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                            MPI_Comm comm);
+                            MPI_Comm comm, MPI_Request *request);
 int skiff_mpi_inter_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                               int recvcount, const int *recvcounts, const int *displs, MPI_Datatype recvtype,
-                              MPI_Comm comm);
+                              MPI_Comm comm, MPI_Request *request);
 int skiff_mpi_inter_alltoall(const void *sendbuf, int sendcount, const int *sendcounts, const int *sdispls,
                              MPI_Datatype sendtype, void *recvbuf, int recvcount, const int *recvcounts,
-                             const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm);
+                             const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
 /* recvcounts NULL: recvcount each (MPI_Reduce_scatter_block). */
 int skiff_mpi_inter_reduce_scatter(const void *sendbuf, void *recvbuf, int recvcount, const int *recvcounts,
-                                   MPI_Datatype dt, MPI_Op op, MPI_Comm comm);
-/* MPI_Scan and MPI_Exscan: not defined on intercommunicators. */
+                                   MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+/* MPI_Scan and MPI_Exscan (and their nonblocking forms): not defined on intercommunicators. */
 int skiff_mpi_inter_refuse(MPI_Comm comm);
+/* MPI_Alltoallw and MPI_Ialltoallw, defined on intercommunicators but not provided there. */
+int skiff_mpi_inter_not_provided(MPI_Comm comm);
 
 #endif

@@ -1,14 +1,19 @@
 #!/bin/sh
 # fault.sh MODE MPIEXEC PROGRAM NP
 # Runs a job that fails on purpose (see faulty.c) and checks what a user must be able to rely on:
-# the job ends within 5 s, mpiexec names the failing rank and how it failed, the exit code says so,
-# no process of the job survives, no process holds a socket the ranks had (faulty.c lists them), and
-# nothing new appears in /dev/shm.
+# the failure ends the job (not mpiexec's --timeout), mpiexec names the failing rank and how it
+# failed, the exit code says so, no process of the job survives, no process holds a socket the ranks
+# had (faulty.c lists them), and nothing new appears in /dev/shm.
+#
+# No check depends on timing, so a busy machine cannot fail it: a job that the failure did not end
+# runs into --timeout, which mpiexec reports; the waits below are polls with generous bounds. The
+# seconds the job took are printed, not judged.
 set -u
 mode=$1 mpiexec=$2 prog=$3 np=$4
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/skiff-fault.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
-ls /dev/shm >"$tmp/shm.before" 2>/dev/null
+shm_list() { find /dev/shm -mindepth 1 -maxdepth 1 -printf '%f\n' 2>/dev/null | sort; }
+shm_list >"$tmp/shm.before"
 
 fail() {
     echo "FAIL ($mode): $*"
@@ -33,16 +38,17 @@ if [ "$mode" = mpiexec-killed ]; then
 else
     "$mpiexec" -n "$np" --timeout 30 "$prog" "$mode" >"$tmp/out" 2>"$tmp/err"
     rc=$?
+    ! grep -q "mpiexec: timeout" "$tmp/err" || fail "the failure did not end the job: mpiexec's --timeout did"
 fi
 pids=$(sed -n 's/^rank [0-9]* pid \([0-9]*\) ready$/\1/p' "$tmp/out")
 [ -n "$pids" ] || fail "no rank reported its pid"
 alive() { # a zombie waiting for init to reap it is dead
     [ -r "/proc/$1/stat" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]
 }
-# The ranks must be gone within the 5 s the job has; give them until then (a loaded machine may
-# take a moment to deliver the parent-death signal and tear a process down).
+# The ranks must be gone. A loaded machine may take a moment to deliver the parent-death signal and
+# tear a process down: poll for up to 20 s.
 i=0
-while [ $i -lt 50 ]; do
+while [ $i -lt 200 ]; do
     survivors=""
     for p in $pids; do
         if alive "$p"; then survivors="$survivors $p($(awk '{print "state " $3 ", parent " $4}' "/proc/$p/stat" 2>/dev/null))"; fi
@@ -53,14 +59,21 @@ while [ $i -lt 50 ]; do
 done
 [ -z "$survivors" ] || fail "rank processes$survivors survived"
 elapsed=$(( $(date +%s) - start ))
-[ "$elapsed" -le 6 ] || fail "the job took ${elapsed}s to end (limit 5 s + 1 s slack)"
 # A socket lives while some process holds it: search every process's descriptors for the ranks'.
 inodes=$(sed -n 's/^rank [0-9]* sockets//p' "$tmp/out" | tr ' ' '\n' | grep . | sort -u)
 grep -q "^rank [0-9]* sockets" "$tmp/out" || fail "no rank listed its sockets"
 held=$(for i in $inodes; do ls -l /proc/[0-9]*/fd 2>/dev/null | grep -F "socket:[$i]" | head -1; done)
 [ -z "$held" ] || fail "sockets of the job are still held: $held"
-ls /dev/shm >"$tmp/shm.after" 2>/dev/null
-cmp -s "$tmp/shm.before" "$tmp/shm.after" || fail "/dev/shm changed: $(diff "$tmp/shm.before" "$tmp/shm.after")"
+# Other jobs on the machine (a test beside this one, another MPI) come and go in /dev/shm meanwhile:
+# a new entry is the job's leftover only if it is still there and no live process holds or maps it.
+shm_list >"$tmp/shm.after"
+left=$(comm -13 "$tmp/shm.before" "$tmp/shm.after" | while IFS= read -r f; do
+    [ -e "/dev/shm/$f" ] || continue
+    [ -z "$(find /proc/[0-9]*/fd -lname "/dev/shm/$f" 2>/dev/null | head -1)" ] || continue
+    if cat /proc/[0-9]*/maps 2>/dev/null | grep -qF -- "/dev/shm/$f"; then continue; fi
+    echo "$f"
+done)
+[ -z "$left" ] || fail "new in /dev/shm and held by no process: $left"
 
 case $mode in
 kill)   [ "$rc" -eq 137 ] || fail "exit code $rc, expected 137 (128 + SIGKILL)"
@@ -72,4 +85,4 @@ noexit) [ "$rc" -ne 0 ] || fail "exit code 0 for a rank that skipped MPI_Finaliz
 mpiexec-killed) ;;
 *) fail "unknown mode" ;;
 esac
-echo "OK fault $mode: exit $rc after ${elapsed}s, no survivors, no socket held ($(echo $inodes | wc -w) checked), /dev/shm unchanged"
+echo "OK fault $mode: exit $rc after ${elapsed}s, no survivors, no socket held ($(echo $inodes | wc -w) checked), nothing left in /dev/shm"

@@ -2,8 +2,9 @@
 # fatal.sh MPIEXEC PROGRAM TABLE
 #
 # Runs every row of one bad_input table under MPI_ERRORS_ARE_FATAL, one job per row (1 rank), and
-# passes when each job ends non-zero within 10 s, without the program's NOT-ABORTED marker, with
-# "skiff: <call> on rank 0: ...<value>..." on stderr.
+# passes when each job ends non-zero by itself (not by mpiexec's --timeout, whose report would say so:
+# no wall-clock limit that a busy machine could exceed), without the program's NOT-ABORTED marker,
+# with "skiff: <call> on rank 0: ...<value>..." on stderr.
 set -u
 mpiexec=$1 prog=$2 table=$3
 
@@ -17,14 +18,12 @@ tab=$(printf '\t')
 rows=0 bad=0
 while IFS="$tab" read -r name call want; do
     rows=$((rows + 1))
-    start=$(date +%s)
     "$mpiexec" -n 1 --timeout 20 "$prog" --fatal "$name" >"$tmp/out" 2>"$tmp/err" </dev/null
     rc=$?
-    elapsed=$(( $(date +%s) - start ))
     why=""
     if [ "$rc" -eq 0 ]; then why="job exited 0"
     elif grep -q NOT-ABORTED "$tmp/out"; then why="the call returned"
-    elif [ "$elapsed" -gt 10 ]; then why="took ${elapsed}s"
+    elif grep -q "mpiexec: timeout" "$tmp/err"; then why="the job hung until mpiexec's --timeout"
     elif ! grep -qF -- "skiff: $call on rank 0: " "$tmp/err"; then why="stderr does not name '$call on rank 0'"
     elif [ -n "$want" ] && ! grep -F -- "skiff: $call on rank 0: " "$tmp/err" | grep -qF -- "$want"; then
         why="the message does not contain '$want'"

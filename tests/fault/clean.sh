@@ -4,8 +4,8 @@
 # The ranks of `faulty compute` sleep outside MPI under Hydra; Hydra's proxy and mpiexec are then
 # killed with SIGKILL, so nothing tells the ranks. skiff-clean must
 #   - before: see the live job and leave it alone (--dry-run exits 0),
-#   - after:  name both ranks (--dry-run exits 1 and lists their pids), end them (exit 0, gone
-#             within 2 s), and then find nothing.
+#   - after:  name both ranks (--dry-run exits 1 and lists their pids), end them (exit 0, gone:
+#             polled for up to 20 s, as a busy machine may take a moment), and then find nothing.
 set -u
 clean=$1 hydra=$2 prog=$3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/skiff-clean.XXXXXX") || exit 2
@@ -32,10 +32,20 @@ pids=$(sed -n 's/^rank [0-9]* pid \([0-9]*\) ready$/\1/p' "$tmp/out")
 for p in $pids; do grep -q " $p (rank slot" "$tmp/dry1" || fail "--list does not show rank pid $p as alive"; done
 
 # Kill the launcher side only: each rank's parent (Hydra's proxy) and mpiexec.hydra.
-for p in $pids; do kill -9 "$(awk '{print $4}' "/proc/$p/stat")" 2>/dev/null; done
+proxies=$(for p in $pids; do awk '{print $4}' "/proc/$p/stat"; done | sort -u)
+for p in $proxies; do kill -9 "$p" 2>/dev/null; done
 kill -9 "$launcher" 2>/dev/null
 wait "$launcher" 2>/dev/null
-sleep 0.3
+# A launcher is gone for skiff-clean once its process is, zombie included: wait until the proxies are
+# reaped (polled for up to 20 s, as a busy machine may take a moment) rather than for a fixed time.
+i=0
+while [ $i -lt 200 ]; do
+    left=""
+    for p in $proxies; do [ -e "/proc/$p" ] && left="$left $p"; done
+    [ -z "$left" ] && break
+    sleep 0.1; i=$((i + 1))
+done
+[ -z "$left" ] || fail "Hydra's proxy$left still there (not reaped) after SIGKILL"
 for p in $pids; do alive "$p" || fail "rank pid $p died with its launcher: nothing left to clean (test is void)"; done
 
 "$clean" --dry-run >"$tmp/dry2" 2>&1
@@ -46,7 +56,7 @@ for p in $pids; do alive "$p" || fail "--dry-run ended pid $p"; done
 
 "$clean" >"$tmp/clean" 2>&1 || fail "skiff-clean exited $?"
 i=0
-while [ $i -lt 20 ]; do
+while [ $i -lt 200 ]; do
     left=""
     for p in $pids; do alive "$p" && left="$left $p"; done
     [ -z "$left" ] && break

@@ -67,10 +67,10 @@ if ! munge -n >/dev/null 2>&1; then
     /usr/sbin/munged --foreground --pid-file="$dir/munge/munged.pid" --seed-file="$dir/munge/seed" \
         --log-file="$dir/munge/munged.log" --force >/dev/null 2>&1 &
     pids="$pids $!"
-    i=0
+    i=0 # polled: a busy machine may take a while to start it
     until munge -n >/dev/null 2>&1; do
         i=$((i + 1))
-        [ $i -le 50 ] || { echo "slurm.sh: munged did not start"; cat "$dir/munge/munged.log"; exit 1; }
+        [ $i -le 300 ] || { echo "slurm.sh: munged did not start within 30 s"; cat "$dir/munge/munged.log"; exit 1; }
         sleep 0.1
     done
 fi
@@ -79,11 +79,11 @@ sleep 0.5
 pids="$pids $!"
 /usr/sbin/slurmd -D -f "$dir/slurm.conf" >"$dir/slurmd.out" 2>&1 &
 pids="$pids $!"
-i=0
+i=0 # polled for up to 40 s: a busy machine may take a while to start both daemons
 until sinfo -h -o %T 2>/dev/null | grep -qE '^(idle|mixed|allocated)'; do
     i=$((i + 1))
-    if [ $i -gt 100 ]; then
-        echo "slurm.sh: the cluster did not come up; logs:"
+    if [ $i -gt 200 ]; then
+        echo "slurm.sh: the cluster did not come up within 40 s; logs:"
         tail -n 20 "$dir"/slurmctld.log "$dir"/slurmd.log "$dir"/*.out "$dir/munge/munged.log" 2>/dev/null
         exit 1
     fi

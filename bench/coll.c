@@ -7,6 +7,10 @@
  *   bcast     : MPI_Bcast of <bytes> (MPI_BYTE) from root 0
  *   allreduce : MPI_Allreduce of <bytes>/8 doubles, MPI_SUM
  *   alltoall  : MPI_Alltoall with <bytes> per pair (MPI_BYTE), so each rank sends np*<bytes>
+ *   iallreduce: MPI_Iallreduce + MPI_Wait, as allreduce        (only when --ops names it)
+ *   pallreduce: MPI_Start + MPI_Wait of an MPI_Allreduce_init request made once per size, as
+ *               allreduce: what a persistent collective saves per call (only when --ops names it;
+ *               MPI-4 libraries only, others say so on stderr and print no line for it)
  * Sizes 8 B, 1 KiB, 64 KiB, 1 MiB (barrier: 0).
  *
  * Method (as the OSU collective benchmarks): bcast/allreduce/alltoall time each call on its own,
@@ -28,7 +32,8 @@
  * Usage: coll [--quick] [--max-iters N] [--ops a,b,...] [--max-bytes B]
  *   --quick        about 10x shorter runs
  *   --max-iters N  at most N timed iterations per measurement (for slow oversubscribed peers)
- *   --ops LIST     subset of barrier,bcast,allreduce,alltoall (default all)
+ *   --ops LIST     subset of barrier,bcast,allreduce,alltoall,iallreduce,pallreduce
+ *                  (default the first four)
  *   --max-bytes B  skip sizes above B
  */
 #include <mpi.h>
@@ -65,8 +70,11 @@ static void *xmalloc(size_t n)
     return p;
 }
 
-enum op { BARRIER, BCAST, ALLREDUCE, ALLTOALL, NOPS };
-static const char *const op_names[NOPS] = {"barrier", "bcast", "allreduce", "alltoall"};
+enum op { BARRIER, BCAST, ALLREDUCE, ALLTOALL, IALLREDUCE, PALLREDUCE, NOPS };
+static const char *const op_names[NOPS] = {"barrier", "bcast", "allreduce", "alltoall", "iallreduce", "pallreduce"};
+#define NDEFAULT_OPS 4 /* what runs without --ops */
+
+static MPI_Request persistent = MPI_REQUEST_NULL; /* pallreduce's, for the size being measured */
 
 /* One call of the collective. */
 static void call(enum op op, long bytes)
@@ -81,10 +89,32 @@ static void call(enum op op, long bytes)
     case ALLREDUCE:
         MPI_Allreduce(dsend, drecv, (int)(bytes / 8), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
         break;
+    case IALLREDUCE: {
+        MPI_Request r;
+        MPI_Iallreduce(dsend, drecv, (int)(bytes / 8), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        break;
+    }
+    case PALLREDUCE:
+        MPI_Start(&persistent);
+        MPI_Wait(&persistent, MPI_STATUS_IGNORE);
+        break;
     default:
         MPI_Alltoall(sbuf, (int)bytes, MPI_BYTE, rbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
         break;
     }
+}
+
+/* pallreduce's request for this size; 0 where the library has no persistent collectives. */
+static int persistent_begin(long bytes)
+{
+#if MPI_VERSION >= 4
+    return MPI_Allreduce_init(dsend, drecv, (int)(bytes / 8), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL,
+                              &persistent) == MPI_SUCCESS;
+#else
+    (void)bytes;
+    return 0;
+#endif
 }
 
 /* n iterations. op: this rank's mean seconds per call (what is reported); wall: seconds for the
@@ -148,6 +178,8 @@ static void check_once(enum op op, long bytes)
                 die("bcast delivered wrong data");
         break;
     case ALLREDUCE:
+    case IALLREDUCE:
+    case PALLREDUCE:
         for (i = 0; i < bytes / 8; i++)
             dsend[i] = rank + 1 + (double)(i % 3);
         call(op, bytes);
@@ -172,6 +204,11 @@ static void check_once(enum op op, long bytes)
 
 static void measure(const struct cfg *c, enum op op, long bytes)
 {
+    if (op == PALLREDUCE && !persistent_begin(bytes)) {
+        if (rank == 0)
+            fprintf(stderr, "pallreduce: this library has no MPI_Allreduce_init (MPI %d)\n", MPI_VERSION);
+        return;
+    }
     check_once(op, bytes);
     /* Calibration doubles as the warm-up: trials of 1, 2, 4, ... iterations until one lasts
      * calib_s (or would exceed max_iters); rank 0 decides from the slowest rank's time. */
@@ -195,12 +232,18 @@ static void measure(const struct cfg *c, enum op op, long bytes)
         printf("coll %s %d %ld %.3f\n", op_names[op], np, op == BARRIER ? 0 : bytes, t.op * 1e6);
         fflush(stdout);
     }
+    if (persistent != MPI_REQUEST_NULL)
+        MPI_Request_free(&persistent);
 }
 
 static int want_op(const char *list, const char *name)
 {
-    if (!list)
-        return 1;
+    if (!list) {
+        for (int i = 0; i < NDEFAULT_OPS; i++)
+            if (strcmp(name, op_names[i]) == 0)
+                return 1;
+        return 0;
+    }
     size_t n = strlen(name);
     for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
         if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))

@@ -21,6 +21,9 @@
 #   RUN_TIMEOUT   seconds before a single run is killed (default 300; coll mode 150, 60 with -q)
 #   COLL_MAX_ITERS  coll mode: cap on timed iterations per measurement when the
 #                 ranks outnumber the cores (default 200)
+#   COLL_OPS      coll mode: coll.c's --ops list (default its four: barrier,bcast,
+#                 allreduce,alltoall); e.g. iallreduce,pallreduce for the persistent
+#                 allreduce against the nonblocking one
 #   MPICH_ENV     env for MPICH runs (default "UCX_TLS=self,posix", see below)
 #   OMPI_MCA      extra mpiexec.openmpi args (default: ob1 + vader, no single-copy)
 #                 (set MPICH_ENV= or OMPI_MCA= empty to get the library defaults)
@@ -325,6 +328,7 @@ run_one_coll() {
     local -a cmd args=()
     mapfile -t cmd < <(coll_launcher_for "$lib" "$np")
     if [[ -n "$QUICK" ]]; then args+=("$QUICK"); fi
+    if [[ -n "${COLL_OPS:-}" ]]; then args+=(--ops "$COLL_OPS"); fi
     if oversubscribed "$np"; then args+=(--max-iters "$COLL_MAX_ITERS"); fi
     timeout --kill-after=10 "$RUN_TIMEOUT" "${cmd[@]}" "$BUILD/coll-$lib" "${args[@]}" \
         >"$raw" 2>"$raw.err" || rc=$?
@@ -345,7 +349,7 @@ from collections import defaultdict
 path, libs, bindf, ncores = sys.argv[1], sys.argv[2].split(), sys.argv[3], int(sys.argv[4])
 peers = [l for l in libs if l != "skiff"]
 bound = dict(line.split() for line in open(bindf))
-order = {"barrier": 0, "bcast": 1, "allreduce": 2, "alltoall": 3}
+order = {"barrier": 0, "bcast": 1, "allreduce": 2, "alltoall": 3, "iallreduce": 4, "pallreduce": 5}
 vals = defaultdict(list)  # (op, np, bytes, lib) -> [usec]
 for line in open(path):
     lib, _, op, np, size, v = line.split("\t")
@@ -362,11 +366,11 @@ w = 20
 print("usec per call = max over ranks of each rank's mean (lower is better); alltoall size is per pair")
 print("cells = best/median over rounds; ratio = skiff median / best peer median (<1 => skiff faster)")
 print(f"np > {ncores} (cores here) = oversubscribed: unpinned, idle ranks yield; np <= {ncores}: pinned")
-hdr = f"{'op':<9} {'np':>3} {'size':>8}  " + "".join(
+hdr = f"{'op':<10} {'np':>3} {'size':>8}  " + "".join(
     f"{l + ('*' if bound.get(l) == 'unverified' else ''):>{w}}" for l in libs)
 print(hdr + f"  {'skiff/best':>10} {'(peer)':<7}")
 for op, np, size in keys:
-    row, med = f"{op:<9} {np:>3} {human(size):>8}  ", {}
+    row, med = f"{op:<10} {np:>3} {human(size):>8}  ", {}
     for l in libs:
         xs = vals.get((op, np, size, l))
         if not xs:

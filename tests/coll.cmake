@@ -59,6 +59,10 @@ skiff_coll_test(coll_nb               coll_nb.c              "${all_np}"
 # while in flight, 14 outstanding on two communicators completed in reverse order and with Waitany.
 skiff_coll_test(coll_nb_all           coll_nb_all.c          "1;2;3;4"
   REQUIRES MPI_Iallgather MPI_Ialltoallw MPI_Alltoallw MPI_Igatherv MPI_Iscatterv MPI_Ireduce_scatter MPI_Iexscan)
+# Persistent collectives (MPI-4): every *_init started round after round with new data, IN_PLACE,
+# a derived type freed after init, Startall on two communicators, Request_free.
+skiff_coll_test(coll_persist          coll_persist.c         "1;2;3;4"
+  REQUIRES MPI_Allreduce_init MPI_Alltoallw_init MPI_Exscan_init MPI_Start MPI_Startall)
 # Derived datatypes in Bcast / Gather / Scatter, user ops on contiguous types (2x2 matmul).
 skiff_coll_test(coll_dtype            coll_dtype.c           "${all_np}"
   REQUIRES MPI_Type_vector MPI_Type_contiguous MPI_Type_commit MPI_Type_free MPI_Op_create

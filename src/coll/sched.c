@@ -289,9 +289,10 @@ static int coll_progress(void)
             continue;
         }
         *link = s->next;
+        int keep = s->replay; /* completing may free a persistent request and its schedule with it */
         s->req->st_error = s->error;
         skiff_req_complete(s->req);
-        if (!s->replay) {
+        if (!keep) {
             skiff_sched_release(s);
             free(s);
         }
@@ -322,9 +323,10 @@ static void launch(struct skiff_sched *s, struct skiff_request *r)
 {
     s->req = r;
     if (advance(s)) {
+        int keep = s->replay;
         r->st_error = s->error;
         skiff_req_complete(r);
-        if (!s->replay) {
+        if (!keep) {
             skiff_sched_release(s);
             free(s);
         }

@@ -28,6 +28,10 @@
     X(MPI_Alltoallw) X(MPI_Iallgather) X(MPI_Iallgatherv) X(MPI_Ialltoall) X(MPI_Ialltoallv)             \
     X(MPI_Ialltoallw) X(MPI_Igather) X(MPI_Igatherv) X(MPI_Iscatter) X(MPI_Iscatterv)                    \
     X(MPI_Ireduce_scatter) X(MPI_Ireduce_scatter_block) X(MPI_Iscan) X(MPI_Iexscan)                      \
+    X(MPI_Barrier_init) X(MPI_Bcast_init) X(MPI_Reduce_init) X(MPI_Allreduce_init) X(MPI_Gather_init)    \
+    X(MPI_Gatherv_init) X(MPI_Scatter_init) X(MPI_Scatterv_init) X(MPI_Allgather_init)                   \
+    X(MPI_Allgatherv_init) X(MPI_Alltoall_init) X(MPI_Alltoallv_init) X(MPI_Alltoallw_init)              \
+    X(MPI_Reduce_scatter_init) X(MPI_Reduce_scatter_block_init) X(MPI_Scan_init) X(MPI_Exscan_init)      \
     X(MPI_Op_create) X(MPI_Op_free) X(MPI_Op_commutative)                                                \
     /* communicators, groups, topologies, attributes, errors */                                          \
     X(MPI_Comm_rank) X(MPI_Comm_size) X(MPI_Comm_compare) X(MPI_Comm_group) X(MPI_Comm_test_inter)       \

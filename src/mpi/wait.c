@@ -384,13 +384,13 @@ int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, i
 SKIFF_ALIAS(MPI_Testsome)
 
 /* Request_free and Cancel need a request, and one of a point-to-point operation: MPI makes both
- * erroneous on the request of a nonblocking collective. */
+ * erroneous on the request of a nonblocking collective, except freeing an inactive persistent one. */
 static int check_p2p_req(const MPI_Request *request, const char *verb, struct skiff_request **out)
 {
     int rc = check_req_at(request, out);
     if (!rc && !*out)
         rc = skiff_err(MPI_ERR_REQUEST, "cannot %s MPI_REQUEST_NULL", verb);
-    else if (!rc && (*out)->kind == SKIFF_REQ_COLL)
+    else if (!rc && (*out)->kind == SKIFF_REQ_COLL && !(verb[0] == 'f' && skiff_req_inactive(*out)))
         rc = skiff_err(MPI_ERR_REQUEST, "cannot %s the request of a nonblocking collective (complete it with "
                        "MPI_Wait or MPI_Test)", verb);
     return rc;

@@ -1185,6 +1185,42 @@ static int iexscan_request_null(struct bad_ctx *x)
     return MPI_Iexscan(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_SUM, x->comm, NULL);
 }
 
+/* ------------------------------------------------------------------------ persistent collectives */
+
+static int allreduce_init_request_null(struct bad_ctx *x)
+{
+    return MPI_Allreduce_init(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_SUM, x->comm, MPI_INFO_NULL, NULL);
+}
+
+static int bcast_init_root_negative(struct bad_ctx *x)
+{
+    return MPI_Bcast_init(x->ibuf, 1, MPI_INT, -5, x->comm, MPI_INFO_NULL, &x->req);
+}
+
+static int gather_init_root_high(struct bad_ctx *x)
+{
+    return MPI_Gather_init(x->ibuf, 1, MPI_INT, x->ibuf2, 1, MPI_INT, 77, x->comm, MPI_INFO_NULL, &x->req);
+}
+
+static int alltoallw_init_comm_null(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    MPI_Datatype types[64];
+    ints_of(types, MPI_INT);
+    return MPI_Alltoallw_init(x->ibuf, counts_of(counts, 1), displs_of(displs), types, x->ibuf2, counts, displs,
+                              types, MPI_COMM_NULL, MPI_INFO_NULL, &x->req);
+}
+
+static int scan_init_count_negative(struct bad_ctx *x)
+{
+    return MPI_Scan_init(x->ibuf, x->ibuf2, -3, MPI_INT, MPI_SUM, x->comm, MPI_INFO_NULL, &x->req);
+}
+
+static int reduce_scatter_block_init_aliased(struct bad_ctx *x)
+{
+    return MPI_Reduce_scatter_block_init(x->ibuf, x->ibuf, 1, MPI_INT, MPI_SUM, x->comm, MPI_INFO_NULL, &x->req);
+}
+
 #define ALIASED "the same address"
 #define IN_PLACE(buf) buf " is MPI_IN_PLACE"
 #define ROOT_IN_PLACE(buf, other) buf " cannot be MPI_IN_PLACE; at the root pass MPI_IN_PLACE as " other
@@ -1449,5 +1485,13 @@ const struct bad_case bad_coll[] = {
     {"iscan_count_negative", "MPI_Iscan", MPI_ERR_COUNT, "invalid count -3", iscan_count_negative},
     {"iexscan_comm_null", "MPI_Iexscan", MPI_ERR_COMM, "MPI_COMM_NULL", iexscan_comm_null},
     {"iexscan_request_null", "MPI_Iexscan", MPI_ERR_ARG, IS_NULL("request"), iexscan_request_null},
+    {"allreduce_init_request_null", "MPI_Allreduce_init", MPI_ERR_ARG, IS_NULL("request"),
+     allreduce_init_request_null},
+    {"bcast_init_root_negative", "MPI_Bcast_init", MPI_ERR_ROOT, "invalid root -5", bcast_init_root_negative},
+    {"gather_init_root_high", "MPI_Gather_init", MPI_ERR_ROOT, "invalid root 77", gather_init_root_high},
+    {"alltoallw_init_comm_null", "MPI_Alltoallw_init", MPI_ERR_COMM, "MPI_COMM_NULL", alltoallw_init_comm_null},
+    {"scan_init_count_negative", "MPI_Scan_init", MPI_ERR_COUNT, "invalid count -3", scan_init_count_negative},
+    {"reduce_scatter_block_init_aliased", "MPI_Reduce_scatter_block_init", MPI_ERR_BUFFER, ALIASED,
+     reduce_scatter_block_init_aliased},
     {0},
 };

@@ -1,0 +1,296 @@
+/* Persistent collectives (MPI-4): the init call checks its arguments and plans the whole operation
+ * once, the algorithm, peers, scratch space and staging of derived datatypes, as a schedule
+ * (coll_plan_calls.c) that each MPI_Start replays on the same request (persist.c starts it through the
+ * request's start hook). The info argument may be MPI_INFO_NULL or any info object; no hint changes
+ * the plan. A replay costs posting the sends and receives and nothing else. */
+#include "coll/sched.h"
+#include "mpi/coll_check.h"
+#include "mpi/coll_plan.h"
+#include "mpi/mpi_impl.h"
+
+static int coll_start(struct skiff_request *r)
+{
+    return skiff_sched_start(r->pdata, r);
+}
+
+static void coll_destroy(struct skiff_request *r)
+{
+    skiff_sched_free(r->pdata);
+    r->pdata = NULL;
+    r->persist = NULL;
+}
+
+static const struct skiff_persist_ops coll_ops = {"persistent collective", coll_start, coll_destroy};
+
+/* The init call's end: the planned schedule (rc says whether the planner made it) behind a new
+ * inactive persistent request. */
+static int persist_make(MPI_Comm comm, int rc, struct skiff_sched *s, MPI_Request *request)
+{
+    struct skiff_request *r = NULL;
+    if (!rc && !(r = skiff_req_alloc(SKIFF_REQ_COLL))) {
+        skiff_sched_free(s);
+        rc = skiff_err(MPI_ERR_NO_MEM, "out of request objects");
+    }
+    if (rc)
+        return skiff_fail(comm, rc);
+    skiff_sched_plan(s);
+    r->comm = s->comm;
+    r->state = SKIFF_RS_IDLE;
+    r->persist = &coll_ops;
+    r->pdata = s;
+    *request = skiff_req_handle(r);
+    return MPI_SUCCESS;
+}
+
+/* The checks every init call starts with: the request pointer, then the info. */
+static int check_init(MPI_Comm comm, MPI_Info info, const MPI_Request *request)
+{
+    int rc = skiff_ck_request(comm, request);
+    if (rc)
+        return rc;
+    rc = skiff_check_info(info);
+    return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
+}
+
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER(MPI_Barrier_init);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_init(comm, info, request);
+    if (rc)
+        return rc;
+    rc = skiff_plan_barrier(comm, &s);
+    return persist_make(comm, rc, s, request);
+}
+SKIFF_ALIAS(MPI_Barrier_init)
+
+int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+                    MPI_Request *request)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER(MPI_Bcast_init);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_init(comm, info, request);
+    if (rc)
+        return rc;
+    rc = skiff_plan_bcast(buffer, count, datatype, root, comm, &s);
+    return persist_make(comm, rc, s, request);
+}
+SKIFF_ALIAS(MPI_Bcast_init)
+
+int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER(MPI_Reduce_init);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_init(comm, info, request);
+    if (rc)
+        return rc;
+    rc = skiff_plan_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, &s);
+    return persist_make(comm, rc, s, request);
+}
+SKIFF_ALIAS(MPI_Reduce_init)
+
+int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER(MPI_Allreduce_init);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_init(comm, info, request);
+    if (rc)
+        return rc;
+    rc = skiff_plan_allreduce(sendbuf, recvbuf, count, datatype, op, comm, &s);
+    return persist_make(comm, rc, s, request);
+}
+SKIFF_ALIAS(MPI_Allreduce_init)
+
+int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER(MPI_Gather_init);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_init(comm, info, request);
+    if (rc)
+        return rc;
+    rc = skiff_plan_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &s);
+    return persist_make(comm, rc, s, request);
+}
+SKIFF_ALIAS(MPI_Gather_init)
+
+int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                      const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER(MPI_Gatherv_init);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_init(comm, info, request);
+    if (rc)
+        return rc;
+    rc = skiff_plan_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, &s);
+    return persist_make(comm, rc, s, request);
+}
+SKIFF_ALIAS(MPI_Gatherv_init)
+
+int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER(MPI_Scatter_init);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_init(comm, info, request);
+    if (rc)
+        return rc;
+    rc = skiff_plan_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &s);
+    return persist_make(comm, rc, s, request);
+}
+SKIFF_ALIAS(MPI_Scatter_init)
+
+int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER(MPI_Scatterv_init);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_init(comm, info, request);
+    if (rc)
+        return rc;
+    rc = skiff_plan_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, &s);
+    return persist_make(comm, rc, s, request);
+}
+SKIFF_ALIAS(MPI_Scatterv_init)
+
+int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER(MPI_Allgather_init);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_init(comm, info, request);
+    if (rc)
+        return rc;
+    rc = skiff_plan_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &s);
+    return persist_make(comm, rc, s, request);
+}
+SKIFF_ALIAS(MPI_Allgather_init)
+
+int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER(MPI_Allgatherv_init);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_init(comm, info, request);
+    if (rc)
+        return rc;
+    rc = skiff_plan_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &s);
+    return persist_make(comm, rc, s, request);
+}
+SKIFF_ALIAS(MPI_Allgatherv_init)
+
+int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER(MPI_Alltoall_init);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_init(comm, info, request);
+    if (rc)
+        return rc;
+    rc = skiff_plan_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &s);
+    return persist_make(comm, rc, s, request);
+}
+SKIFF_ALIAS(MPI_Alltoall_init)
+
+int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                        void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER(MPI_Alltoallv_init);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_init(comm, info, request);
+    if (rc)
+        return rc;
+    rc = skiff_plan_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &s);
+    return persist_make(comm, rc, s, request);
+}
+SKIFF_ALIAS(MPI_Alltoallv_init)
+
+int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+                        const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER(MPI_Alltoallw_init);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_init(comm, info, request);
+    if (rc)
+        return rc;
+    rc = skiff_plan_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
+                              &s);
+    return persist_make(comm, rc, s, request);
+}
+SKIFF_ALIAS(MPI_Alltoallw_init)
+
+int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                             MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER(MPI_Reduce_scatter_init);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_init(comm, info, request);
+    if (rc)
+        return rc;
+    rc = skiff_plan_reduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm, &s);
+    return persist_make(comm, rc, s, request);
+}
+SKIFF_ALIAS(MPI_Reduce_scatter_init)
+
+int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER(MPI_Reduce_scatter_block_init);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_init(comm, info, request);
+    if (rc)
+        return rc;
+    rc = skiff_plan_reduce_scatter(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm, &s);
+    return persist_make(comm, rc, s, request);
+}
+SKIFF_ALIAS(MPI_Reduce_scatter_block_init)
+
+int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                   MPI_Info info, MPI_Request *request)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER(MPI_Scan_init);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_init(comm, info, request);
+    if (rc)
+        return rc;
+    rc = skiff_plan_scan(sendbuf, recvbuf, count, datatype, op, comm, 0, &s);
+    return persist_make(comm, rc, s, request);
+}
+SKIFF_ALIAS(MPI_Scan_init)
+
+int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                     MPI_Info info, MPI_Request *request)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER(MPI_Exscan_init);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_init(comm, info, request);
+    if (rc)
+        return rc;
+    rc = skiff_plan_scan(sendbuf, recvbuf, count, datatype, op, comm, 1, &s);
+    return persist_make(comm, rc, s, request);
+}
+SKIFF_ALIAS(MPI_Exscan_init)

@@ -22,6 +22,11 @@ foreach(p sendrecv_ring nb_completion probe pt2pt_unexpected send_modes large dt
   skiff_valgrind_test(${p}_np2 2 mpitest_${p})
 endforeach()
 skiff_valgrind_test(large_nocma_np2 2 mpitest_large ENV SKIFF_SHM_CMA=0)
+# Requests that outlive one operation: matched messages, persistent and send-receive requests
+# (100000 bytes: still rendezvous, but quicker under valgrind than the default 1 MiB).
+foreach(p mprobe persist isendrecv)
+  skiff_valgrind_test(${p}_np2 2 mpitest_${p} ARGS 100000)
+endforeach()
 foreach(p sendrecv_ring large coll_smoke)
   skiff_valgrind_test(${p}_tcp_np3 3 mpitest_${p} ENV SKIFF_TRANSPORTS=tcp)
 endforeach()

@@ -34,8 +34,11 @@ int main(int argc, char **argv)
         MPI_Mprobe(rank - 1, TAG, MPI_COMM_WORLD, &m[0], MPI_STATUS_IGNORE);
         MPI_Mprobe(rank - 1, TAG + 1, MPI_COMM_WORLD, &m[1], MPI_STATUS_IGNORE);
         int flag = 0;
-        while (!flag)
+        for (unsigned polls = 0;; tu_poll_pause(&polls)) {
             MPI_Improbe(rank - 1, TAG + 2, MPI_COMM_WORLD, &flag, &m[2], MPI_STATUS_IGNORE);
+            if (flag)
+                break;
+        }
     }
     MPI_Finalize();
     printf("rank %d done\n", rank);

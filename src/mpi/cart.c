@@ -40,7 +40,7 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     SKIFF_ENTER(MPI_Cart_create);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm_old, &c);
-    if (!rc && !(rc = check_grid(c, ndims, dims, periods, &cells)))
+    if (!rc && !(rc = skiff_check_intra(c)) && !(rc = check_grid(c, ndims, dims, periods, &cells)))
         rc = skiff_check_ptr(comm_cart, "comm_cart");
     if (rc)
         return skiff_fail(comm_old, rc);
@@ -66,7 +66,7 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
     SKIFF_ENTER(MPI_Cart_map);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
-    if (!rc && !(rc = check_grid(c, ndims, dims, periods, &cells)))
+    if (!rc && !(rc = skiff_check_intra(c)) && !(rc = check_grid(c, ndims, dims, periods, &cells)))
         rc = skiff_check_ptr(newrank, "newrank");
     if (rc)
         return skiff_fail(comm, rc);

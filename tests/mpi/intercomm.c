@@ -4,8 +4,8 @@
  *     and remote group;
  *   - point-to-point: ranks name the remote group, MPI_ANY_SOURCE takes any remote rank and the
  *     status names it, synchronous and rendezvous sizes too;
- *   - every blocking collective, with MPI_ROOT / MPI_PROC_NULL roots in both directions; MPI_Scan and
- *     MPI_Exscan refused with MPI_ERR_COMM;
+ *   - every blocking collective, with MPI_ROOT / MPI_PROC_NULL roots in both directions; MPI_Scan,
+ *     MPI_Exscan and MPI_Cart_create refused with MPI_ERR_COMM;
  *   - MPI_Ibarrier, MPI_Ibcast (of a strided type, unpacked when the request completes), MPI_Ireduce and
  *     MPI_Iallreduce, several in flight at once; then the other nonblocking forms (Iallgather(v),
  *     Ialltoall(v), Igather(v), Iscatter(v), Ireduce_scatter(_block)) all in flight together;
@@ -257,6 +257,15 @@ static void unrooted(MPI_Comm ic)
     e = MPI_Exscan(mine, red, 1, MPI_INT, MPI_SUM, ic);
     CHECK_MPI(MPI_Error_class(e, &cls));
     CHECK_EQ(MPI_ERR_COMM, cls);
+#endif
+    /* Nor are Cartesian topologies (Open MPI 4.1 refuses one too, but through MPI_COMM_WORLD's handler). */
+#ifndef OPEN_MPI
+    MPI_Comm cart = MPI_COMM_NULL;
+    int dims[1] = {nloc}, periods[1] = {0};
+    e = MPI_Cart_create(ic, 1, dims, periods, 0, &cart);
+    CHECK_MPI(MPI_Error_class(e, &cls));
+    CHECK_EQ(MPI_ERR_COMM, cls);
+    CHECK(cart == MPI_COMM_NULL);
 #endif
     CHECK_MPI(MPI_Comm_set_errhandler(ic, MPI_ERRORS_ARE_FATAL));
     free(vec);

@@ -27,13 +27,21 @@ uint64_t skiff_queue_pop(unsigned char *base, struct skiff_shm_mailbox *mb)
     uint64_t next = atomic_load_explicit(&c->next, memory_order_acquire);
     if (next == 0) {
         /* Possibly the last cell: clear head first, then try to detach the tail. If a producer has
-         * already swapped itself in behind us, it will link itself to c->next shortly: wait for it. */
+         * already swapped itself in behind us, it will link itself to c->next shortly: wait a little.
+         * Not forever: a producer preempted (or killed) between its exchange and its link would hold
+         * us here. Then c stays at the head (only we write head while the tail is not 0) and the
+         * queue looks empty until the link lands; the caller comes back later. */
         atomic_store_explicit(&mb->head, 0, memory_order_relaxed);
         uint64_t expect = h;
         if (atomic_compare_exchange_strong(&mb->tail, &expect, 0))
             return h;
-        while ((next = atomic_load_explicit(&c->next, memory_order_acquire)) == 0)
+        for (int i = 0; (next = atomic_load_explicit(&c->next, memory_order_acquire)) == 0; i++) {
+            if (i == SKIFF_QUEUE_LINK_WAIT) {
+                atomic_store_explicit(&mb->head, h, memory_order_relaxed);
+                return 0;
+            }
             skiff_cpu_relax();
+        }
     }
     atomic_store_explicit(&mb->head, next, memory_order_release);
     return h;

@@ -9,7 +9,10 @@
 
 /* base: the segment base; off: offset of a cell. */
 void skiff_queue_push(unsigned char *base, struct skiff_shm_mailbox *mb, uint64_t off);
-/* Offset of the oldest cell, or 0 if the queue is empty. */
+/* Polls a producer's link to its cell this many times before pop reports the queue empty for now. */
+#define SKIFF_QUEUE_LINK_WAIT 64
+
+/* Offset of the oldest cell, or 0 if the queue is empty (or its next cell is not linked yet). */
 uint64_t skiff_queue_pop(unsigned char *base, struct skiff_shm_mailbox *mb);
 
 static inline int skiff_queue_empty(struct skiff_shm_mailbox *mb)

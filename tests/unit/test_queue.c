@@ -67,6 +67,30 @@ static void single_thread_fifo(void **state)
     free(a.base);
 }
 
+/* A producer stopped between its tail exchange and its link (preempted, or killed): pop must not wait
+ * for it forever. The cell before it stays at the head, and the queue looks empty until the link lands;
+ * then both come out in order. */
+static void pop_does_not_wait_for_a_stalled_producer(void **state)
+{
+    (void)state;
+    struct area a = make_area();
+    struct skiff_cell_pool p = pool_for(&a, 0);
+    struct skiff_cell *first = skiff_cell_alloc(&p), *second = skiff_cell_alloc(&p);
+    uint64_t off1 = (uint64_t)((unsigned char *)first - a.base), off2 = (uint64_t)((unsigned char *)second - a.base);
+    skiff_queue_push(a.base, a.mb, off1);
+    /* The first half of skiff_queue_push for the second cell: swapped in as the tail, not yet linked. */
+    atomic_store_explicit(&second->next, 0, memory_order_relaxed);
+    assert_int_equal(atomic_exchange(&a.mb->tail, off2), off1);
+    assert_int_equal(skiff_queue_pop(a.base, a.mb), 0);
+    assert_int_equal(skiff_queue_pop(a.base, a.mb), 0);
+    /* The second half: the link. */
+    atomic_store_explicit(&first->next, off2, memory_order_release);
+    assert_int_equal(skiff_queue_pop(a.base, a.mb), off1);
+    assert_int_equal(skiff_queue_pop(a.base, a.mb), off2);
+    assert_int_equal(skiff_queue_pop(a.base, a.mb), 0);
+    free(a.base);
+}
+
 /* Nothing to take yet. A short poll keeps the fine interleaving the test is after while the peer runs
  * on the other core; past that the peer is likely preempted (threads outnumber the cores, and the
  * machine may be busy), so sleep: a sleeper that wakes is scheduled at once, whereas a spinner burnt
@@ -139,6 +163,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(single_thread_fifo),
+        cmocka_unit_test(pop_does_not_wait_for_a_stalled_producer),
         cmocka_unit_test(concurrent_producers_keep_their_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

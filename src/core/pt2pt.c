@@ -387,8 +387,9 @@ void skiff_core_incoming(int peer, const struct skiff_hdr *h, const void *payloa
     }
 }
 
-/* r takes the message u, which is out of the unexpected queue: all of it now, or its rendezvous. */
-static void deliver_unexp(struct skiff_request *r, struct skiff_unexp *u)
+/* r takes the message u, which is out of the unexpected queue: all of it now, or its rendezvous. Inlined:
+ * MPI_Recv of a message that is already here comes this way. */
+static inline __attribute__((always_inline)) void deliver_unexp(struct skiff_request *r, struct skiff_unexp *u)
 {
     if (u->h.type == SKIFF_MSG_EAGER)
         deliver_eager(r, u->peer, &u->h, u->data);
@@ -399,7 +400,7 @@ static void deliver_unexp(struct skiff_request *r, struct skiff_unexp *u)
 }
 
 /* The oldest matching message that is already here, else a place among the posted receives. */
-static inline void recv_post(struct skiff_request *r)
+static inline __attribute__((always_inline)) void recv_post(struct skiff_request *r)
 {
     struct skiff_unexp *u = skiff_unexp_find(r->ctx, r->peer, r->tag, 1);
     if (!u)

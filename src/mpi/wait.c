@@ -162,12 +162,17 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     int rc = check_req_at(request, &r);
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
-    if (!r || SKIFF_UNLIKELY(r->state != SKIFF_RS_DONE && skiff_req_inactive(r))) {
+    if (!r) {
         skiff_status_empty(status, MPI_ANY_SOURCE);
         return MPI_SUCCESS;
     }
-    if (r->state != SKIFF_RS_DONE)
+    if (r->state != SKIFF_RS_DONE) {
+        if (SKIFF_UNLIKELY(skiff_req_inactive(r))) {
+            skiff_status_empty(status, MPI_ANY_SOURCE);
+            return MPI_SUCCESS;
+        }
         skiff_wait_req(r);
+    }
     return retire_one(r, request, status);
 }
 SKIFF_ALIAS(MPI_Wait)

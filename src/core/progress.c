@@ -117,37 +117,18 @@ static void check_job_alive(void)
     skiff_abort_job(1, why);
 }
 
-/* A stretch of SPIN_STRETCH polls takes well under a millisecond on a core of our own. Much longer
- * means the scheduler ran something else in between: the core is shared (a busy machine), and spinning
- * on only costs the peer we wait for its time slices. */
-#define SPIN_STRETCH 4096u
-#define LOST_CPU_SECONDS 0.002
-
-static int lost_the_cpu(struct skiff_waiter *w)
-{
-    double now = skiff_now(), last = w->mark;
-    w->mark = now;
-    if (w->start == 0)
-        w->start = now; /* the deadlock report counts from here, not from the end of the spin */
-    return last != 0 && now - last > LOST_CPU_SECONDS;
-}
-
 void skiff_wait_step(struct skiff_waiter *w)
 {
     if (skiff_progress()) {
         w->polls = 0;
-        w->mark = 0; /* time spent moving data is not time lost to others */
         return;
     }
     unsigned p = ++w->polls;
     if (SKIFF_LIKELY(p < skiff.spin_limit)) {
         /* pause costs ~40-140 cycles on current CPUs: poll bare for the first stretch, where the
          * next message of a ping-pong lands, and only then start to ease off. */
-        if (p > 4096) {
+        if (p > 4096)
             skiff_cpu_relax();
-            if ((p & (SPIN_STRETCH - 1)) == 0 && lost_the_cpu(w))
-                w->polls = skiff.spin_limit; /* yield and sleep from now on */
-        }
         return;
     }
     if ((p & 1023) == 0 || p == skiff.spin_limit) {

@@ -20,10 +20,9 @@ struct skiff_waiter {
      * checked again after the doorbell is armed, so a wake-up cannot slip past. */
     int (*ready)(void *arg);
     void *arg;
-    double mark; /* spin phase: when the last stretch of polls began (0 before the first) */
 };
 
-#define SKIFF_WAITER_INIT {0, 0.0, 0, NULL, NULL, 0.0}
+#define SKIFF_WAITER_INIT {0, 0.0, 0, NULL, NULL}
 
 /* One step of a blocking wait: progress, and if nothing happened, back off a little more. */
 void skiff_wait_step(struct skiff_waiter *w);

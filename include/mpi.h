@@ -239,6 +239,8 @@ enum {
 typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
 typedef void (MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+/* MPI-1's name for it (removed in MPI-3; MPI_Errhandler_create takes one). */
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
 typedef int (MPI_Comm_copy_attr_function)(MPI_Comm comm, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
 typedef int (MPI_Comm_delete_attr_function)(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
 #define MPI_COMM_NULL_COPY_FN   ((MPI_Comm_copy_attr_function*)0x0)
@@ -330,6 +332,14 @@ SKIFF_MPI_API int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhand
 SKIFF_MPI_API int MPI_Errhandler_free(MPI_Errhandler *errhandler);
 SKIFF_MPI_API int MPI_Error_string(int errorcode, char *string, int *resultlen);
 SKIFF_MPI_API int MPI_Error_class(int errorcode, int *errorclass);
+SKIFF_MPI_API int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn, MPI_Errhandler *errhandler);
+SKIFF_MPI_API int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+SKIFF_MPI_API int MPI_Add_error_class(int *errorclass);
+SKIFF_MPI_API int MPI_Add_error_code(int errorclass, int *errorcode);
+SKIFF_MPI_API int MPI_Add_error_string(int errorcode, const char *string);
+SKIFF_MPI_API int MPI_Remove_error_class(int errorclass);
+SKIFF_MPI_API int MPI_Remove_error_code(int errorcode);
+SKIFF_MPI_API int MPI_Remove_error_string(int errorcode);
 SKIFF_MPI_API int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 SKIFF_MPI_API int MPI_Free_mem(void *base);
 
@@ -386,6 +396,14 @@ SKIFF_MPI_API int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhan
 SKIFF_MPI_API int PMPI_Errhandler_free(MPI_Errhandler *errhandler);
 SKIFF_MPI_API int PMPI_Error_string(int errorcode, char *string, int *resultlen);
 SKIFF_MPI_API int PMPI_Error_class(int errorcode, int *errorclass);
+SKIFF_MPI_API int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn, MPI_Errhandler *errhandler);
+SKIFF_MPI_API int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+SKIFF_MPI_API int PMPI_Add_error_class(int *errorclass);
+SKIFF_MPI_API int PMPI_Add_error_code(int errorclass, int *errorcode);
+SKIFF_MPI_API int PMPI_Add_error_string(int errorcode, const char *string);
+SKIFF_MPI_API int PMPI_Remove_error_class(int errorclass);
+SKIFF_MPI_API int PMPI_Remove_error_code(int errorcode);
+SKIFF_MPI_API int PMPI_Remove_error_string(int errorcode);
 SKIFF_MPI_API int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
 SKIFF_MPI_API int PMPI_Free_mem(void *base);
 
@@ -469,6 +487,12 @@ SKIFF_MPI_API int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
 SKIFF_MPI_API int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
 SKIFF_MPI_API int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
 SKIFF_MPI_API int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+SKIFF_MPI_API int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+SKIFF_MPI_API int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
+SKIFF_MPI_API int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+SKIFF_MPI_API int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+SKIFF_MPI_API int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
+SKIFF_MPI_API int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
 
 /* Collectives and reduction operations. */
 SKIFF_MPI_API int MPI_Barrier(MPI_Comm comm);

@@ -5,6 +5,7 @@
 
 #include "core/core.h"
 #include "core/ctxid.h"
+#include "core/errhandler.h"
 #include "core/error.h"
 #include "core/group.h"
 #include "core/objpool.h"
@@ -89,6 +90,7 @@ int skiff_comm_make_ctx(uint32_t ctx, const int *world, int n, MPI_Errhandler eh
     }
     init_one(c, (MPI_Comm)(void *)c, ctx, g, "");
     c->errhandler = eh;
+    skiff_eh_retain(eh); /* the communicator holds its handler */
     *out = c;
     return MPI_SUCCESS;
 }
@@ -109,6 +111,7 @@ int skiff_comm_make_inter(uint32_t ctx, struct skiff_group *local, struct skiff_
     c->peers = remote->size;
     c->world = remote->world;
     c->errhandler = eh;
+    skiff_eh_retain(eh); /* the communicator holds its handler */
     *out = c;
     return MPI_SUCCESS;
 }
@@ -122,6 +125,7 @@ static void destroy(struct skiff_comm *c)
     if (!finalizing && c->leader_comm)
         skiff_comm_free(c->leader_comm);
     skiff_attr_drop_all(c);
+    skiff_eh_release(c->errhandler);
     skiff_topo_free(c->topo);
     skiff_group_free(c->group);
     if (c->remote)

@@ -11,6 +11,8 @@
 #include "boot/boot.h"
 #include "core/comm.h"
 #include "core/core.h"
+#include "core/errhandler.h"
+#include "util/arch.h"
 
 const char *skiff_call = "MPI";
 
@@ -82,12 +84,23 @@ int skiff_err(int errclass, const char *fmt, ...)
 
 int skiff_err_class(int code)
 {
+    if (SKIFF_UNLIKELY(code > MPI_ERR_LASTCODE)) {
+        int cls = skiff_err_user_class(code);
+        return cls >= 0 ? cls : MPI_ERR_UNKNOWN;
+    }
     return code & ((1 << CLASS_BITS) - 1);
 }
 
 int skiff_err_string(int code, char *str)
 {
     int cls = skiff_err_class(code), slot = (code >> CLASS_BITS) - 1;
+    if (code > MPI_ERR_LASTCODE) {
+        const char *u = skiff_err_user_string(code);
+        if (!u)
+            return -1;
+        snprintf(str, MPI_MAX_ERROR_STRING, "%s", u);
+        return 0;
+    }
     const char *t = class_text(cls);
     if (code < 0 || code > MPI_ERR_LASTCODE || !t)
         return -1;
@@ -132,15 +145,9 @@ int skiff_err_handle(struct skiff_comm *comm, int code)
         return code;
     if (!comm)
         comm = skiff_comm_world.magic ? &skiff_comm_world : NULL;
-    MPI_Errhandler eh = comm ? comm->errhandler : MPI_ERRORS_ARE_FATAL;
-    if (eh == MPI_ERRORS_RETURN)
-        return code;
-    char msg[MPI_MAX_ERROR_STRING];
-    if (skiff_err_string(code, msg) != 0)
-        snprintf(msg, sizeof msg, "error code %d", code);
-    char line[MPI_MAX_ERROR_STRING + 64];
-    int n = snprintf(line, sizeof line, "skiff: %s\n", msg);
-    ssize_t w = write(STDERR_FILENO, line, (size_t)(n < (int)sizeof line ? n : (int)sizeof line - 1));
-    (void)w;
-    skiff_abort_job(skiff_err_class(code), eh == MPI_ERRORS_ABORT ? "MPI_ERRORS_ABORT" : "MPI_ERRORS_ARE_FATAL");
+    if (!comm)
+        return skiff_eh_invoke(MPI_ERRORS_ARE_FATAL, SKIFF_EH_COMM, NULL, "(none)", code);
+    /* The handler gets a copy: a user handler may write through its MPI_Comm pointer. */
+    MPI_Comm h = comm->handle;
+    return skiff_eh_invoke(comm->errhandler, SKIFF_EH_COMM, &h, skiff_comm_label(comm), code);
 }

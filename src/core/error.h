@@ -17,6 +17,26 @@ int skiff_err_class(int code);
 /* Fills str (at least MPI_MAX_ERROR_STRING bytes); returns -1 for a code that is not an MPI error. */
 int skiff_err_string(int code, char *str);
 
+/* Classes and codes the program added (core/error_user.c): values from SKIFF_ERR_USER_BASE up. */
+#define SKIFF_ERR_USER_BASE (MPI_ERR_LASTCODE + 1)
+/* The class of a live added code or class (a class is its own), or -1. */
+int skiff_err_user_class(int code);
+int skiff_err_user_is_class(int code);
+/* Its string ("" when none was added), or NULL for a value that is not a live added code. */
+const char *skiff_err_user_string(int code);
+int skiff_err_user_has_string(int code);
+/* Live codes added to the added class cls. */
+int skiff_err_user_live_codes(int cls);
+/* A new class (cls 0) or a new code of class cls (a predefined or live added class): 0, or -1 when
+ * memory or values are out. */
+int skiff_err_user_add(int cls, int *out);
+/* Replaces the string of the live added code (NULL removes it): 0, or -1 when memory is out. */
+int skiff_err_user_set_string(int code, const char *s);
+/* Removes the live added code or class. */
+void skiff_err_user_remove(int code);
+/* The largest value handed out so far (MPI_LASTUSEDCODE): MPI_ERR_LASTCODE before any. */
+int skiff_err_lastused(void);
+
 /* Applies comm's error handler to code: returns code (MPI_ERRORS_RETURN, user handlers) or ends the
  * job (MPI_ERRORS_ARE_FATAL, MPI_ERRORS_ABORT). comm may be NULL: the handler of MPI_COMM_WORLD. */
 int skiff_err_handle(struct skiff_comm *comm, int code);

@@ -28,6 +28,7 @@ static int *predefined(int keyval)
     case MPI_APPNUM:
         return &appnum;
     case MPI_LASTUSEDCODE:
+        lastusedcode = skiff_err_lastused(); /* grows with MPI_Add_error_class/_code */
         return &lastusedcode;
     default:
         return NULL;

@@ -1,19 +1,25 @@
-/* Error handlers and error strings. */
+/* Error handlers on communicators (predefined and user-made, with the MPI-1 names), and error strings. */
 #include <stdio.h>
 #include <string.h>
 
+#include "core/errhandler.h"
 #include "mpi/mpi_impl.h"
 
-/* skiff has the predefined handlers only. */
-static int check_handler(MPI_Errhandler eh)
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn, MPI_Errhandler *errhandler)
 {
-    if (SKIFF_LIKELY(eh == MPI_ERRORS_ARE_FATAL || eh == MPI_ERRORS_RETURN || eh == MPI_ERRORS_ABORT))
-        return MPI_SUCCESS;
-    if (eh == MPI_ERRHANDLER_NULL)
-        return skiff_err(MPI_ERR_ERRHANDLER, "invalid error handler MPI_ERRHANDLER_NULL");
-    return skiff_err(MPI_ERR_ERRHANDLER, "invalid error handler %p (not MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN "
-                     "or MPI_ERRORS_ABORT)", (void *)eh);
+    SKIFF_ENTER(MPI_Comm_create_errhandler);
+    SKIFF_REQUIRE_INIT();
+    int rc = comm_errhandler_fn ? MPI_SUCCESS : skiff_err(MPI_ERR_ARG, "comm_errhandler_fn is NULL");
+    if (!rc)
+        rc = skiff_check_ptr(errhandler, "errhandler");
+    if (rc)
+        return skiff_fail_world(rc);
+    *errhandler = skiff_eh_create(SKIFF_EH_COMM, (skiff_eh_fn)comm_errhandler_fn);
+    if (*errhandler == MPI_ERRHANDLER_NULL)
+        return skiff_fail_world(skiff_err(MPI_ERR_NO_MEM, "out of memory for an error handler"));
+    return MPI_SUCCESS;
 }
+SKIFF_ALIAS(MPI_Comm_create_errhandler)
 
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
@@ -22,10 +28,10 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
-        rc = check_handler(errhandler);
+        rc = skiff_eh_check(errhandler, SKIFF_EH_COMM);
     if (rc)
         return skiff_fail(comm, rc);
-    c->errhandler = errhandler;
+    skiff_eh_attach(&c->errhandler, errhandler);
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Comm_set_errhandler)
@@ -40,23 +46,93 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
         rc = skiff_check_ptr(errhandler, "errhandler");
     if (rc)
         return skiff_fail(comm, rc);
+    /* The caller gets a handle of its own, which it gives back with MPI_Errhandler_free. */
+    skiff_eh_retain(c->errhandler);
     *errhandler = c->errhandler;
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Comm_get_errhandler)
+
+/* MPI_SUCCESS once the handler ran (MPI_ERRORS_RETURN included, as MPICH and Open MPI do); a fatal
+ * handler does not come back. */
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+{
+    struct skiff_comm *c = NULL;
+    SKIFF_ENTER(MPI_Comm_call_errhandler);
+    SKIFF_REQUIRE_INIT();
+    int rc = skiff_check_comm(comm, &c);
+    if (rc)
+        return skiff_fail(comm, rc);
+    MPI_Comm h = c->handle;
+    skiff_eh_invoke(c->errhandler, SKIFF_EH_COMM, &h, skiff_comm_label(c), errorcode);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Comm_call_errhandler)
 
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
     SKIFF_ENTER(MPI_Errhandler_free);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_ptr(errhandler, "errhandler");
-    if (rc || (rc = check_handler(*errhandler)))
+    if (!rc && !skiff_eh_user(*errhandler))
+        rc = skiff_eh_check(*errhandler, SKIFF_EH_COMM); /* a predefined one, or the message why not */
+    if (rc)
         return skiff_fail_world(rc);
-    /* Predefined handlers live for the whole run: freeing one only clears the caller's handle. */
+    /* Drops the caller's reference: objects still using the handler keep it alive. Predefined handlers
+     * live for the whole run: freeing one only clears the caller's handle. */
+    skiff_eh_release(*errhandler);
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Errhandler_free)
+
+/* The MPI-1 names (removed in MPI-3), still called by old codes: the same calls under their own names. */
+int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler)
+{
+    SKIFF_ENTER(MPI_Errhandler_create);
+    SKIFF_REQUIRE_INIT();
+    int rc = function ? MPI_SUCCESS : skiff_err(MPI_ERR_ARG, "function is NULL");
+    if (!rc)
+        rc = skiff_check_ptr(errhandler, "errhandler");
+    if (rc)
+        return skiff_fail_world(rc);
+    *errhandler = skiff_eh_create(SKIFF_EH_COMM, (skiff_eh_fn)function);
+    if (*errhandler == MPI_ERRHANDLER_NULL)
+        return skiff_fail_world(skiff_err(MPI_ERR_NO_MEM, "out of memory for an error handler"));
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Errhandler_create)
+
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    struct skiff_comm *c = NULL;
+    SKIFF_ENTER(MPI_Errhandler_get);
+    SKIFF_REQUIRE_INIT();
+    int rc = skiff_check_comm(comm, &c);
+    if (!rc)
+        rc = skiff_check_ptr(errhandler, "errhandler");
+    if (rc)
+        return skiff_fail(comm, rc);
+    skiff_eh_retain(c->errhandler);
+    *errhandler = c->errhandler;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Errhandler_get)
+
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    struct skiff_comm *c = NULL;
+    SKIFF_ENTER(MPI_Errhandler_set);
+    SKIFF_REQUIRE_INIT();
+    int rc = skiff_check_comm(comm, &c);
+    if (!rc)
+        rc = skiff_eh_check(errhandler, SKIFF_EH_COMM);
+    if (rc)
+        return skiff_fail(comm, rc);
+    skiff_eh_attach(&c->errhandler, errhandler);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Errhandler_set)
 
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {

@@ -40,6 +40,9 @@
     X(MPI_Comm_create) X(MPI_Comm_free) X(MPI_Comm_create_keyval) X(MPI_Comm_free_keyval)                \
     X(MPI_Comm_set_attr) X(MPI_Comm_get_attr) X(MPI_Comm_delete_attr) X(MPI_Comm_set_errhandler)         \
     X(MPI_Comm_get_errhandler) X(MPI_Errhandler_free) X(MPI_Error_string) X(MPI_Error_class)             \
+    X(MPI_Comm_create_errhandler) X(MPI_Comm_call_errhandler) X(MPI_Errhandler_create)                   \
+    X(MPI_Errhandler_get) X(MPI_Errhandler_set) X(MPI_Add_error_class) X(MPI_Add_error_code)             \
+    X(MPI_Add_error_string) X(MPI_Remove_error_class) X(MPI_Remove_error_code) X(MPI_Remove_error_string) \
     X(MPI_Group_size) X(MPI_Group_rank) X(MPI_Group_free) X(MPI_Group_compare)                           \
     X(MPI_Group_translate_ranks) X(MPI_Group_incl) X(MPI_Group_excl) X(MPI_Group_range_incl)             \
     X(MPI_Group_range_excl) X(MPI_Group_union) X(MPI_Group_intersection) X(MPI_Group_difference)         \

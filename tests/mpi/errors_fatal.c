@@ -4,6 +4,10 @@
  *
  *   errors_fatal rank      rank 0: MPI_Send to rank = size   (stderr must name "MPI_Send")
  *   errors_fatal truncate  rank 0: 4096 bytes into a 1024-byte MPI_Recv ("truncat")
+ *   errors_fatal abort     rank 0: MPI_Send to rank = size on a duplicate of MPI_COMM_SELF whose
+ *                          handler is MPI_ERRORS_ABORT: it ends the processes of that communicator,
+ *                          and skiff (which cannot end part of a job) ends the whole job, saying
+ *                          "MPI_ERRORS_ABORT"
  *
  * All other ranks wait in MPI_Recv for a message that is sent only if the bad call returns, so
  * the job can end promptly only if the abort takes every rank down. If the bad call does return,
@@ -32,7 +36,13 @@ int main(int argc, char **argv)
     static uint8_t buf[4096], small[1024];
 
     if (rank == 0) {
-        if (strcmp(mode, "rank") == 0) {
+        if (strcmp(mode, "abort") == 0) {
+            MPI_Comm self;
+            MPI_Comm_dup(MPI_COMM_SELF, &self);
+            MPI_Comm_set_errhandler(self, MPI_ERRORS_ABORT);
+            MPI_Send(buf, 1, MPI_INT, 1, 0, self);
+            release_all_and_exit("MPI_Send to rank 1 of a one-rank communicator under MPI_ERRORS_ABORT");
+        } else if (strcmp(mode, "rank") == 0) {
             MPI_Send(buf, 1, MPI_INT, size, 0, MPI_COMM_WORLD);
             release_all_and_exit("MPI_Send to rank = size");
         } else {

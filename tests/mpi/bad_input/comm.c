@@ -4,6 +4,8 @@
  * number of ranks; the collective constructors fail on x->comm, where every rank sees the same error. */
 #include "bad_input.h"
 
+#include <string.h>
+
 /* The group of MPI_COMM_SELF (one process); the caller frees it. */
 static MPI_Group self_group(void)
 {
@@ -767,6 +769,152 @@ static int error_string_nullptr(struct bad_ctx *x)
     return MPI_Error_string(MPI_ERR_COMM, s, NULL);
 }
 
+static void bad_eh_fn(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm;
+    (void)code;
+}
+
+static int create_errhandler_nullfn(struct bad_ctx *x)
+{
+    MPI_Errhandler eh;
+    (void)x;
+    return MPI_Comm_create_errhandler(NULL, &eh);
+}
+
+static int create_errhandler_nullptr(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Comm_create_errhandler(bad_eh_fn, NULL);
+}
+
+static int call_errhandler_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Comm_call_errhandler(MPI_COMM_NULL, MPI_ERR_OTHER);
+}
+
+/* A user handler created and freed right here: its handle is stale. */
+static int set_errhandler_freed_eh(struct bad_ctx *x)
+{
+    MPI_Errhandler eh, stale;
+    MPI_Comm_create_errhandler(bad_eh_fn, &eh);
+    stale = eh;
+    MPI_Errhandler_free(&eh);
+    return MPI_Comm_set_errhandler(x->comm, stale);
+}
+
+static int errhandler_create_nullfn(struct bad_ctx *x)
+{
+    MPI_Errhandler eh;
+    (void)x;
+    return MPI_Errhandler_create(NULL, &eh);
+}
+
+static int errhandler_set_null(struct bad_ctx *x)
+{
+    return MPI_Errhandler_set(x->comm, MPI_ERRHANDLER_NULL);
+}
+
+static int errhandler_get_nullptr(struct bad_ctx *x)
+{
+    return MPI_Errhandler_get(x->comm, NULL);
+}
+
+static int add_error_class_nullptr(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Add_error_class(NULL);
+}
+
+static int add_error_code_badclass(struct bad_ctx *x)
+{
+    int code;
+    (void)x;
+    return MPI_Add_error_code(-5, &code);
+}
+
+static int add_error_code_nullptr(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Add_error_code(MPI_ERR_OTHER, NULL);
+}
+
+static int add_error_string_predefined(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Add_error_string(MPI_ERR_ARG, "mine now");
+}
+
+static int add_error_string_toolong(struct bad_ctx *x)
+{
+    char s[MPI_MAX_ERROR_STRING + 8];
+    int cls;
+    (void)x;
+    memset(s, 'e', sizeof s - 1);
+    s[sizeof s - 1] = '\0';
+    MPI_Add_error_class(&cls);
+    int rc = MPI_Add_error_string(cls, s);
+    MPI_Remove_error_class(cls);
+    return rc;
+}
+
+static int remove_error_class_predefined(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Remove_error_class(MPI_ERR_ARG);
+}
+
+static int remove_error_class_codes(struct bad_ctx *x)
+{
+    int cls, code;
+    (void)x;
+    MPI_Add_error_class(&cls);
+    MPI_Add_error_code(cls, &code);
+    int rc = MPI_Remove_error_class(cls);
+    MPI_Remove_error_code(code);
+    MPI_Remove_error_class(cls);
+    return rc;
+}
+
+static int remove_error_code_class(struct bad_ctx *x)
+{
+    int cls;
+    (void)x;
+    MPI_Add_error_class(&cls);
+    int rc = MPI_Remove_error_code(cls);
+    MPI_Remove_error_class(cls);
+    return rc;
+}
+
+static int remove_error_code_string(struct bad_ctx *x)
+{
+    int code;
+    (void)x;
+    MPI_Add_error_code(MPI_ERR_OTHER, &code);
+    MPI_Add_error_string(code, "still here");
+    int rc = MPI_Remove_error_code(code);
+    MPI_Remove_error_string(code);
+    MPI_Remove_error_code(code);
+    return rc;
+}
+
+static int remove_error_code_unknown(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Remove_error_code(0x7fff0000);
+}
+
+static int remove_error_string_none(struct bad_ctx *x)
+{
+    int cls;
+    (void)x;
+    MPI_Add_error_class(&cls);
+    int rc = MPI_Remove_error_string(cls);
+    MPI_Remove_error_class(cls);
+    return rc;
+}
+
 /* ---------------------------------------------------------------- Cartesian topologies */
 
 static int cart_coords_null(struct bad_ctx *x)
@@ -1261,6 +1409,34 @@ const struct bad_case bad_comm[] = {
     {"error_class_nullptr", "MPI_Error_class", MPI_ERR_ARG, "errorclass is NULL", error_class_nullptr},
     {"error_string_bad", "MPI_Error_string", MPI_ERR_ARG, "99999 is not an MPI error code", error_string_bad},
     {"error_string_nullptr", "MPI_Error_string", MPI_ERR_ARG, "resultlen is NULL", error_string_nullptr},
+    {"create_errhandler_nullfn", "MPI_Comm_create_errhandler", MPI_ERR_ARG, "comm_errhandler_fn is NULL",
+     create_errhandler_nullfn},
+    {"create_errhandler_nullptr", "MPI_Comm_create_errhandler", MPI_ERR_ARG, "errhandler is NULL",
+     create_errhandler_nullptr},
+    {"call_errhandler_null", "MPI_Comm_call_errhandler", MPI_ERR_COMM, "MPI_COMM_NULL", call_errhandler_null},
+    {"set_errhandler_freed_eh", "MPI_Comm_set_errhandler", MPI_ERR_ERRHANDLER, "already freed",
+     set_errhandler_freed_eh},
+    {"errhandler_create_nullfn", "MPI_Errhandler_create", MPI_ERR_ARG, "function is NULL", errhandler_create_nullfn},
+    {"errhandler_set_null", "MPI_Errhandler_set", MPI_ERR_ERRHANDLER, "MPI_ERRHANDLER_NULL", errhandler_set_null},
+    {"errhandler_get_nullptr", "MPI_Errhandler_get", MPI_ERR_ARG, "errhandler is NULL", errhandler_get_nullptr},
+    {"add_error_class_nullptr", "MPI_Add_error_class", MPI_ERR_ARG, "errorclass is NULL", add_error_class_nullptr},
+    {"add_error_code_badclass", "MPI_Add_error_code", MPI_ERR_ARG, "errorclass -5 is not an error class",
+     add_error_code_badclass},
+    {"add_error_code_nullptr", "MPI_Add_error_code", MPI_ERR_ARG, "errorcode is NULL", add_error_code_nullptr},
+    {"add_error_string_predefined", "MPI_Add_error_string", MPI_ERR_ARG, "is one of MPI's own",
+     add_error_string_predefined},
+    {"add_error_string_toolong", "MPI_Add_error_string", MPI_ERR_ARG, "longer than MPI_MAX_ERROR_STRING",
+     add_error_string_toolong},
+    {"remove_error_class_predefined", "MPI_Remove_error_class", MPI_ERR_ARG, "is one of MPI's own",
+     remove_error_class_predefined},
+    {"remove_error_class_codes", "MPI_Remove_error_class", MPI_ERR_ARG, "still has 1 error code",
+     remove_error_class_codes},
+    {"remove_error_code_class", "MPI_Remove_error_code", MPI_ERR_ARG, "is an added error class",
+     remove_error_code_class},
+    {"remove_error_code_string", "MPI_Remove_error_code", MPI_ERR_ARG, "still has its string",
+     remove_error_code_string},
+    {"remove_error_code_unknown", "MPI_Remove_error_code", MPI_ERR_ARG, "was not added", remove_error_code_unknown},
+    {"remove_error_string_none", "MPI_Remove_error_string", MPI_ERR_ARG, "has no string", remove_error_string_none},
 
     {"cart_coords_null", "MPI_Cart_coords", MPI_ERR_COMM, "MPI_COMM_NULL", cart_coords_null},
     {"cart_coords_notopo", "MPI_Cart_coords", MPI_ERR_TOPOLOGY, "no Cartesian topology", cart_coords_notopo},

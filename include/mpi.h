@@ -715,11 +715,6 @@ SKIFF_MPI_API int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, M
 SKIFF_MPI_API int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
 SKIFF_MPI_API int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
 SKIFF_MPI_API int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request);
-SKIFF_MPI_API int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
-SKIFF_MPI_API int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
-SKIFF_MPI_API int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
-SKIFF_MPI_API int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
-SKIFF_MPI_API int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request);
 SKIFF_MPI_API int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph);
 SKIFF_MPI_API int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank);
 SKIFF_MPI_API int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
@@ -740,11 +735,6 @@ SKIFF_MPI_API int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, 
 SKIFF_MPI_API int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
 SKIFF_MPI_API int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
 SKIFF_MPI_API int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request);
-SKIFF_MPI_API int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
-SKIFF_MPI_API int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
-SKIFF_MPI_API int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
-SKIFF_MPI_API int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request);
-SKIFF_MPI_API int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request);
 
 /* Info objects and info hints on communicators; communicators made with hints, nonblocking or by the
  * members of a group alone. */
@@ -782,6 +772,37 @@ SKIFF_MPI_API int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm
 SKIFF_MPI_API int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
 SKIFF_MPI_API int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
 SKIFF_MPI_API int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+
+/* Sessions (MPI-4): the process's MPI started and ended by each session alongside (or without) MPI_Init,
+ * process sets, and communicators made from groups alone. */
+typedef void (MPI_Session_errhandler_function)(MPI_Session *session, int *error_code, ...);
+typedef MPI_Session_errhandler_function MPI_Session_errhandler_fn;
+SKIFF_MPI_API int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+SKIFF_MPI_API int MPI_Session_finalize(MPI_Session *session);
+SKIFF_MPI_API int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+SKIFF_MPI_API int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name);
+SKIFF_MPI_API int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+SKIFF_MPI_API int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+SKIFF_MPI_API int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+SKIFF_MPI_API int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+SKIFF_MPI_API int MPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn, MPI_Errhandler *errhandler);
+SKIFF_MPI_API int MPI_Session_call_errhandler(MPI_Session session, int errorcode);
+SKIFF_MPI_API int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup);
+SKIFF_MPI_API int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm);
+SKIFF_MPI_API int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group, int remote_leader, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newintercomm);
+SKIFF_MPI_API int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+SKIFF_MPI_API int PMPI_Session_finalize(MPI_Session *session);
+SKIFF_MPI_API int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+SKIFF_MPI_API int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name);
+SKIFF_MPI_API int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+SKIFF_MPI_API int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+SKIFF_MPI_API int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+SKIFF_MPI_API int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+SKIFF_MPI_API int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn, MPI_Errhandler *errhandler);
+SKIFF_MPI_API int PMPI_Session_call_errhandler(MPI_Session session, int errorcode);
+SKIFF_MPI_API int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup);
+SKIFF_MPI_API int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm);
+SKIFF_MPI_API int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group, int remote_leader, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newintercomm);
 
 /* Handles as integers: MPI-5's X_toint/X_fromint and the Fortran X_c2f/X_f2c (the same integers, MPI_Fint
  * being int), for every handle kind; Fortran 77 status arrays. */

@@ -17,15 +17,13 @@ skiff_mpi_test(      cart_dims              cart_dims.c            "1;2")
 # values and user-made, freed and made-up integers, 2000 requests through a table that must recycle; statuses.
 skiff_mpi_test(      fint_convert           fint_convert.c         "1;2;3;4;singleton")
 # Intercommunicators between two unequal groups of world: create, remote size/group, point-to-point with
-# wildcards, every blocking and nonblocking collective with MPI_ROOT/MPI_PROC_NULL roots (Alltoallw too), dup,
-# idup, split, create, merge, free.
+# wildcards, every blocking collective with MPI_ROOT/MPI_PROC_NULL roots, dup, split, create, merge, free.
 skiff_mpi_test(      intercomm              intercomm.c            "2;3;4")
 # Graph topologies (self-loops, repeated edges, fewer nodes than processes, reorder, Graph_map) and distributed
 # graphs (adjacent weighted/unweighted/empty, general with every rank naming another's edges); dup keeps them.
 skiff_mpi_test(      graph_topo             graph_topo.c           "1;2;3;4")
-# Neighbourhood collectives (all five, blocking, nonblocking and persistent over several starts) on rings, open
-# and periodic grids, extent-1 dimensions, graphs with self-loops and repeated edges, distributed graphs; packing
-# receive types.
+# Neighbourhood collectives (all five, blocking and nonblocking) on rings, open and periodic grids, extent-1
+# dimensions, graphs with self-loops and repeated edges, distributed graphs; packing receive types.
 skiff_mpi_test(      neighbor_coll          neighbor_coll.c        "1;2;3;4;6")
 # Info objects (order of keys, replace, cut values, errors, dup, c2f/f2c, 10000 made and freed), MPI_INFO_ENV and
 # MPI_Info_create_env of a program started with "alpha beta", hints on communicators; also before MPI_Init.
@@ -39,3 +37,9 @@ skiff_mpi_test(      comm_split_hw          comm_split_hw.c        "1;2;3;4")
 skiff_mpi_test(      comm_split_hw_nodes    comm_split_hw.c        "4" ENV SKIFF_NODE_SIZE=2)
 # 10000 dup, 2000 split, 1000 idup, 500 create_group, each freed: no id runs out, no growth, no leak (ASan).
 skiff_mpi_test(      comm_churn             comm_churn.c           "1;2;3" TIMEOUT 240)
+# MPI-4 sessions without MPI_Init: two at once, every process set (mpi_size, a communicator from each), an
+# intercommunicator from the two halves of mpi://WORLD, session error handlers, a new session after the last ended.
+skiff_mpi_test(      session_only           session_only.c         "1;2;3;4")
+# Sessions beside the world model: a session ended before MPI_Init, one open across it (its communicator
+# congruent to MPI_COMM_WORLD, traffic on both), one between MPI_Init and MPI_Finalize, one used after MPI_Finalize.
+skiff_mpi_test(      session_mixed          session_mixed.c        "1;2;3;4;singleton")

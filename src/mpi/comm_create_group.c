@@ -9,6 +9,7 @@
 
 #include "coll/sched.h"
 #include "core/ctxid_nb.h"
+#include "mpi/comm_make.h"
 #include "mpi/mpi_impl.h"
 
 #define GROUP_TAG_BIT 0x40000000
@@ -38,7 +39,7 @@ static int members_of(struct skiff_comm *c, struct skiff_group *g, int *members)
     return MPI_SUCCESS;
 }
 
-static int agree(struct skiff_comm *c, struct skiff_group *g, int tag, uint32_t *ctx)
+int skiff_comm_group_agree(struct skiff_comm *c, struct skiff_group *g, int tag, uint32_t *ctx)
 {
     struct skiff_sched *s = skiff_sched_new_tagged(c, GROUP_TAG_BIT | (tag & (GROUP_TAG_BIT - 1)));
     if (!s)
@@ -74,7 +75,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;
     }
-    if ((rc = agree(c, g, tag, &ctx)) || (rc = skiff_comm_make_ctx(ctx, g->world, g->size, c->errhandler, &n)))
+    if ((rc = skiff_comm_group_agree(c, g, tag, &ctx)) || (rc = skiff_comm_make_ctx(ctx, g->world, g->size, c->errhandler, &n)))
         return skiff_fail(comm, rc);
     *newcomm = n->handle;
     return MPI_SUCCESS;

@@ -21,6 +21,10 @@ void skiff_comm_discard(struct skiff_comm *n);
  * rank in c); *n of them. */
 int skiff_comm_color_members(struct skiff_comm *c, const int *pairs, int color, int *world, int *n);
 
+/* The context id of a communicator of g's processes, agreed among them alone on c's collective context
+ * under tag (low 30 bits); every member of g calls it (comm_create_group.c). */
+int skiff_comm_group_agree(struct skiff_comm *c, struct skiff_group *g, int tag, uint32_t *ctx);
+
 /* MPI_Comm_split_type by hardware (comm_split_hw.c). Levels: 0 the node (mpi_shared_memory), 1 + a level
  * of core/hwtopo.h. The color of this process for a guided split (*level: the level the info names, or
  * -1); the unguided split itself (*level: the level chosen, or -1 when none splits c). */

@@ -3,7 +3,7 @@
  * user handle (communicator, group, datatype, op, request, info, message) gets one from its kind's table
  * (core/handle_table.h), the same for as long as the handle lives. The calls have no error code to
  * return, so a handle that is not live converts to its kind's null value and an integer that names no
- * live handle to the null handle. For kinds skiff has no objects of (file, session, window) only the
+ * live handle to the null handle. For kinds skiff has no objects of (file, window) only the
  * predefined handles convert. Unprofiled, like MPI_Wtime: bindings call these around
  * every call they forward. */
 #include "mpi/handle_convert.h"
@@ -12,6 +12,7 @@
 #include "core/op.h"
 #include "core/request.h"
 #include "mpi/mpi_impl.h"
+#include "mpi/session.h"
 
 /* Every predefined handle of the ABI is below this; every user handle (an address or a request id
  * whose generation is >= 1) is above it. */
@@ -56,10 +57,15 @@ static int message_live(uintptr_t h)
     return m && m->kind == SKIFF_REQ_MSG;
 }
 
+static int session_live(uintptr_t h)
+{
+    return skiff_session_live((MPI_Session)h);
+}
+
 static struct skiff_htab comms = SKIFF_HTAB_INIT(comm_live), groups = SKIFF_HTAB_INIT(group_live),
                          types = SKIFF_HTAB_INIT(type_live), ops = SKIFF_HTAB_INIT(op_live),
                          requests = SKIFF_HTAB_INIT(request_live), infos = SKIFF_HTAB_INIT(info_live),
-                         messages = SKIFF_HTAB_INIT(message_live);
+                         messages = SKIFF_HTAB_INIT(message_live), sessions = SKIFF_HTAB_INIT(session_live);
 
 struct kind {
     const char *what;       /* for the message when the table is full */
@@ -78,7 +84,7 @@ static const struct kind comm_kind = {"communicator", 0x100, (const uint16_t[]){
                          group_kind = {"group", 0x108, (const uint16_t[]){0x109, 0}, NULL, &groups},
                          win_kind = {"window", 0x110, (const uint16_t[]){0}, NULL, NULL},
                          file_kind = {"file", 0x118, (const uint16_t[]){0}, NULL, NULL},
-                         session_kind = {"session", 0x120, (const uint16_t[]){0}, NULL, NULL},
+                         session_kind = {"session", 0x120, (const uint16_t[]){0}, NULL, &sessions},
                          message_kind = {"message", 0x128, (const uint16_t[]){0x129, 0}, NULL, &messages},
                          info_kind = {"info", 0x130, (const uint16_t[]){0x131, 0}, NULL, &infos},
                          errhandler_kind = {"error handler", 0x140, (const uint16_t[]){0x141, 0x142, 0x143, 0},
@@ -141,6 +147,7 @@ void skiff_handles_finalize(void)
     skiff_htab_destroy(&requests);
     skiff_htab_destroy(&infos);
     skiff_htab_destroy(&messages);
+    skiff_htab_destroy(&sessions);
 }
 
 /* The four calls of one kind, and their MPI_ names. */

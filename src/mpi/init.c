@@ -5,18 +5,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/hwtopo.h"
-#include "core/info.h"
-#include "core/op.h"
 #include "core/progress.h"
-#include "core/pt2pt.h"
-#include "mpi/handle_convert.h"
 #include "mpi/mpi_impl.h"
+#include "mpi/session.h"
 #include "util/timer.h"
 
 _Noreturn void skiff_not_initialized(void)
 {
-    fprintf(stderr, "skiff: %s called %s MPI_Init\n", skiff_call, skiff.finalized ? "after MPI_Finalize" : "before");
+    const char *when = skiff_world_state == SKIFF_WORLD_ENDED ? "after MPI_Finalize"
+                       : skiff.finalized                      ? "after the last MPI_Session_finalize"
+                                                              : "before MPI_Init or MPI_Session_init";
+    fprintf(stderr, "skiff: %s called %s\n", skiff_call, when);
     fflush(NULL);
     _exit(1);
 }
@@ -24,23 +23,23 @@ _Noreturn void skiff_not_initialized(void)
 /* id and t_enter: which of the two init calls this is and when it was called, for the profiler. */
 static int start(int required, int *provided, enum skiff_prof_call id, double t_enter)
 {
-    if (skiff.initialized)
+    if (skiff_world_state == SKIFF_WORLD_ACTIVE)
         return skiff_fail_world(skiff_err(MPI_ERR_OTHER, "MPI is already initialized"));
-    if (skiff.finalized) {
+    if (skiff_world_state == SKIFF_WORLD_ENDED) {
         fprintf(stderr, "skiff: %s called after MPI_Finalize\n", skiff_call);
         _exit(1);
     }
-    if (skiff_core_init() != MPI_SUCCESS) {
-        fprintf(stderr, "skiff: %s failed; see the message above\n", skiff_call);
+    /* Sessions may have started the process's MPI already; the world model joins them. */
+    int rc = skiff_users_enter(required);
+    if (rc) {
+        char msg[MPI_MAX_ERROR_STRING];
+        skiff_err_string(rc, msg);
+        fprintf(stderr, "skiff: %s\n", msg);
         skiff_abort_job(1, "MPI initialization failed");
     }
-    /* One thread calls MPI at a time: serialized is honest, multiple is not provided. */
-    skiff.thread_level = required > MPI_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED : required;
-    if (skiff.thread_level < MPI_THREAD_SINGLE)
-        skiff.thread_level = MPI_THREAD_SINGLE;
+    skiff_world_state = SKIFF_WORLD_ACTIVE;
     if (provided)
-        *provided = skiff.thread_level;
-    skiff_info_init_env(skiff.thread_level, skiff.size);
+        *provided = skiff.thread_level < required ? skiff.thread_level : required;
     skiff_prof_init(id, t_enter);
     return MPI_SUCCESS;
 }
@@ -72,7 +71,7 @@ int PMPI_Initialized(int *flag)
     int rc = skiff_fail_world(skiff_check_ptr(flag, "flag"));
     if (rc)
         return rc;
-    *flag = skiff.initialized;
+    *flag = skiff_world_state != SKIFF_WORLD_NEVER;
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Initialized)
@@ -83,7 +82,7 @@ int PMPI_Finalized(int *flag)
     int rc = skiff_fail_world(skiff_check_ptr(flag, "flag"));
     if (rc)
         return rc;
-    *flag = skiff.finalized;
+    *flag = skiff_world_state == SKIFF_WORLD_ENDED;
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Finalized)
@@ -116,19 +115,16 @@ int PMPI_Finalize(void)
 {
     SKIFF_ENTER(MPI_Finalize);
     SKIFF_REQUIRE_INIT();
+    if (skiff_world_state != SKIFF_WORLD_ACTIVE)
+        skiff_not_initialized();
     /* First, while every rank's library still runs: the profile report gathers to rank 0. */
     skiff_prof_finalize();
     /* The standard frees MPI_COMM_SELF first, so libraries can hang clean-up on its delete callbacks; a
      * failing callback does not stop the shutdown. */
     (void)skiff_attr_delete_all(&skiff_comm_self);
-    /* A peer may still be reading one of our send buffers or waiting for our data pieces; sends that
-     * nobody can receive any more are reported and ended. */
-    skiff_finalize_sends();
-    skiff_core_finalize();
-    skiff_op_finalize();
-    skiff_handles_finalize();
-    skiff_info_finalize();
-    skiff_hw_finalize();
+    skiff_world_state = SKIFF_WORLD_ENDED;
+    /* With no session open this tears everything down (lifecycle.c). */
+    skiff_users_leave(1);
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Finalize)

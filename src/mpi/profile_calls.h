@@ -53,14 +53,18 @@
     X(MPI_Info_get_valuelen) X(MPI_Info_get_nkeys) X(MPI_Info_get_nthkey) X(MPI_Info_delete)             \
     X(MPI_Info_dup) X(MPI_Info_free) X(MPI_Comm_set_info) X(MPI_Comm_get_info) X(MPI_Comm_dup_with_info) \
     X(MPI_Comm_idup) X(MPI_Comm_idup_with_info) X(MPI_Comm_create_group)                                 \
+    /* sessions and communicators made from groups alone */                                              \
+    X(MPI_Session_init) X(MPI_Session_finalize) X(MPI_Session_get_num_psets) X(MPI_Session_get_nth_pset) \
+    X(MPI_Session_get_pset_info) X(MPI_Session_get_info) X(MPI_Session_set_errhandler)                   \
+    X(MPI_Session_get_errhandler) X(MPI_Session_create_errhandler) X(MPI_Session_call_errhandler)        \
+    X(MPI_Group_from_session_pset) X(MPI_Comm_create_from_group) X(MPI_Intercomm_create_from_groups)     \
     X(MPI_Graph_create) X(MPI_Graph_map) X(MPI_Graphdims_get) X(MPI_Graph_get)                           \
     X(MPI_Graph_neighbors_count) X(MPI_Graph_neighbors) X(MPI_Dist_graph_create_adjacent)                \
     X(MPI_Dist_graph_create) X(MPI_Dist_graph_neighbors_count) X(MPI_Dist_graph_neighbors)               \
     X(MPI_Neighbor_allgather) X(MPI_Neighbor_allgatherv) X(MPI_Neighbor_alltoall)                        \
     X(MPI_Neighbor_alltoallv) X(MPI_Neighbor_alltoallw) X(MPI_Ineighbor_allgather)                       \
     X(MPI_Ineighbor_allgatherv) X(MPI_Ineighbor_alltoall) X(MPI_Ineighbor_alltoallv)                     \
-    X(MPI_Ineighbor_alltoallw) X(MPI_Neighbor_allgather_init) X(MPI_Neighbor_allgatherv_init)           \
-    X(MPI_Neighbor_alltoall_init) X(MPI_Neighbor_alltoallv_init) X(MPI_Neighbor_alltoallw_init)          \
+    X(MPI_Ineighbor_alltoallw)                                                                           \
     /* datatypes */                                                                                      \
     X(MPI_Type_size) X(MPI_Type_get_name) X(MPI_Type_get_extent) X(MPI_Type_get_true_extent)             \
     X(MPI_Type_extent) X(MPI_Type_lb) X(MPI_Type_ub) X(MPI_Type_commit) X(MPI_Type_free) X(MPI_Type_dup) \

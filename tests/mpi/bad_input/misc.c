@@ -1,5 +1,5 @@
 /* bad_input rows: ops, info objects, memory, environment, error classes and strings, Fortran statuses,
- * absent datatypes, MPI_T (see bad_input.h). */
+ * absent datatypes, MPI_T, sessions and communicators made from groups (see bad_input.h). */
 #include <string.h>
 
 #include "bad_input.h"
@@ -574,6 +574,189 @@ static int info_free_env(struct bad_ctx *x)
     return MPI_Info_free(&env);
 }
 
+/* ---- sessions, process sets, communicators from groups. A row's session takes the handler of the mode
+ * being tested (x->comm's), so under --fatal its error ends the job like the others. */
+
+static MPI_Session open_session(struct bad_ctx *x)
+{
+    MPI_Errhandler eh;
+    MPI_Session s = MPI_SESSION_NULL;
+    MPI_Comm_get_errhandler(x->comm, &eh);
+    MPI_Session_init(MPI_INFO_NULL, eh, &s);
+    MPI_Errhandler_free(&eh);
+    return s;
+}
+
+static int close_session(MPI_Session s, int rc)
+{
+    MPI_Session_finalize(&s);
+    return rc;
+}
+
+static MPI_Errhandler mode_handler(struct bad_ctx *x)
+{
+    MPI_Errhandler eh;
+    MPI_Comm_get_errhandler(x->comm, &eh);
+    return eh; /* predefined: nothing to free */
+}
+
+static void session_noop(MPI_Session *s, int *code, ...)
+{
+    (void)s, (void)code;
+}
+
+static int session_init_nullptr(struct bad_ctx *x)
+{
+    return MPI_Session_init(MPI_INFO_NULL, mode_handler(x), NULL);
+}
+
+static int session_init_errhandler_null(struct bad_ctx *x)
+{
+    MPI_Session s;
+    (void)x;
+    return MPI_Session_init(MPI_INFO_NULL, MPI_ERRHANDLER_NULL, &s);
+}
+
+static int session_init_thread_level(struct bad_ctx *x)
+{
+    MPI_Session s;
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "thread_level", "MPI_THREAD_BOGUS");
+    int rc = MPI_Session_init(info, mode_handler(x), &s);
+    MPI_Info_free(&info);
+    return rc;
+}
+
+static int session_finalize_null(struct bad_ctx *x)
+{
+    MPI_Session s = MPI_SESSION_NULL;
+    (void)x;
+    return MPI_Session_finalize(&s);
+}
+
+static int session_num_psets_nullptr(struct bad_ctx *x)
+{
+    MPI_Session s = open_session(x);
+    return close_session(s, MPI_Session_get_num_psets(s, MPI_INFO_NULL, NULL));
+}
+
+static int session_nth_pset_n(struct bad_ctx *x)
+{
+    MPI_Session s = open_session(x);
+    char name[64];
+    int len = (int)sizeof name;
+    return close_session(s, MPI_Session_get_nth_pset(s, MPI_INFO_NULL, 99, &len, name));
+}
+
+static int session_pset_info_unknown(struct bad_ctx *x)
+{
+    MPI_Session s = open_session(x);
+    MPI_Info info;
+    return close_session(s, MPI_Session_get_pset_info(s, "no://such-set", &info));
+}
+
+static int session_get_info_null(struct bad_ctx *x)
+{
+    MPI_Info info;
+    (void)x;
+    return MPI_Session_get_info(MPI_SESSION_NULL, &info);
+}
+
+static int session_set_errhandler_null(struct bad_ctx *x)
+{
+    MPI_Session s = open_session(x);
+    return close_session(s, MPI_Session_set_errhandler(s, MPI_ERRHANDLER_NULL));
+}
+
+static int session_get_errhandler_nullptr(struct bad_ctx *x)
+{
+    MPI_Session s = open_session(x);
+    return close_session(s, MPI_Session_get_errhandler(s, NULL));
+}
+
+static int session_create_errhandler_fn_null(struct bad_ctx *x)
+{
+    MPI_Errhandler eh;
+    (void)x;
+    return MPI_Session_create_errhandler(NULL, &eh);
+}
+
+static int session_create_errhandler_nullptr(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Session_create_errhandler(session_noop, NULL);
+}
+
+static int session_call_errhandler_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Session_call_errhandler(MPI_SESSION_NULL, MPI_ERR_OTHER);
+}
+
+static int group_from_pset_unknown(struct bad_ctx *x)
+{
+    MPI_Session s = open_session(x);
+    MPI_Group g;
+    return close_session(s, MPI_Group_from_session_pset(s, "no://such-set", &g));
+}
+
+static int group_from_pset_session_null(struct bad_ctx *x)
+{
+    MPI_Group g;
+    (void)x;
+    return MPI_Group_from_session_pset(MPI_SESSION_NULL, "mpi://WORLD", &g);
+}
+
+static int comm_from_group_null(struct bad_ctx *x)
+{
+    MPI_Comm c;
+    return MPI_Comm_create_from_group(MPI_GROUP_NULL, "bad", MPI_INFO_NULL, mode_handler(x), &c);
+}
+
+static int comm_from_group_tag_null(struct bad_ctx *x)
+{
+    MPI_Group g;
+    MPI_Comm c;
+    MPI_Comm_group(x->self, &g);
+    int rc = MPI_Comm_create_from_group(g, NULL, MPI_INFO_NULL, mode_handler(x), &c);
+    MPI_Group_free(&g);
+    return rc;
+}
+
+static int comm_from_group_not_member(struct bad_ctx *x)
+{
+    MPI_Comm c;
+    return MPI_Comm_create_from_group(MPI_GROUP_EMPTY, "bad", MPI_INFO_NULL, mode_handler(x), &c);
+}
+
+static int intercomm_from_groups_leader(struct bad_ctx *x)
+{
+    MPI_Group g;
+    MPI_Comm c;
+    MPI_Comm_group(x->self, &g);
+    int rc = MPI_Intercomm_create_from_groups(g, 0, MPI_GROUP_EMPTY, 99, "bad", MPI_INFO_NULL, mode_handler(x), &c);
+    MPI_Group_free(&g);
+    return rc;
+}
+
+static int intercomm_from_groups_overlap(struct bad_ctx *x)
+{
+    MPI_Group g;
+    MPI_Comm c;
+    MPI_Comm_group(x->self, &g);
+    int rc = MPI_Intercomm_create_from_groups(g, 0, g, 0, "bad", MPI_INFO_NULL, mode_handler(x), &c);
+    MPI_Group_free(&g);
+    return rc;
+}
+
+static int intercomm_from_groups_null(struct bad_ctx *x)
+{
+    MPI_Comm c;
+    return MPI_Intercomm_create_from_groups(MPI_GROUP_NULL, 0, MPI_GROUP_EMPTY, 0, "bad", MPI_INFO_NULL,
+                                            mode_handler(x), &c);
+}
+
 const struct bad_case bad_misc[] = {
     {"op_create_fn_null", "MPI_Op_create", MPI_ERR_ARG, "user_fn is NULL", op_create_fn_null},
     {"op_create_out_null", "MPI_Op_create", MPI_ERR_ARG, "op is NULL", op_create_out_null},
@@ -646,5 +829,40 @@ const struct bad_case bad_misc[] = {
     {"t_cvar_read_after_finalize", "MPI_T_cvar_read", MPI_T_ERR_INVALID_HANDLE, NULL, t_cvar_read_after_finalize},
     {"t_cvar_write_freed", "MPI_T_cvar_write", MPI_T_ERR_INVALID_HANDLE, NULL, t_cvar_write_freed},
     {"t_cvar_write_read_only", "MPI_T_cvar_write", MPI_T_ERR_CVAR_SET_NEVER, NULL, t_cvar_write_read_only},
+    {"session_init_nullptr", "MPI_Session_init", MPI_ERR_ARG, "session is NULL", session_init_nullptr},
+    {"session_init_errhandler_null", "MPI_Session_init", MPI_ERR_ERRHANDLER, "MPI_ERRHANDLER_NULL",
+     session_init_errhandler_null},
+    {"session_init_thread_level", "MPI_Session_init", MPI_ERR_INFO_VALUE, "MPI_THREAD_BOGUS",
+     session_init_thread_level},
+    {"session_finalize_null", "MPI_Session_finalize", MPI_ERR_SESSION, "MPI_SESSION_NULL", session_finalize_null},
+    {"session_num_psets_nullptr", "MPI_Session_get_num_psets", MPI_ERR_ARG, "npset_names is NULL",
+     session_num_psets_nullptr},
+    {"session_nth_pset_n", "MPI_Session_get_nth_pset", MPI_ERR_ARG, "invalid n 99", session_nth_pset_n},
+    {"session_pset_info_unknown", "MPI_Session_get_pset_info", MPI_ERR_ARG, "no://such-set", session_pset_info_unknown},
+    {"session_get_info_null", "MPI_Session_get_info", MPI_ERR_SESSION, "MPI_SESSION_NULL", session_get_info_null},
+    {"session_set_errhandler_null", "MPI_Session_set_errhandler", MPI_ERR_ERRHANDLER, "MPI_ERRHANDLER_NULL",
+     session_set_errhandler_null},
+    {"session_get_errhandler_nullptr", "MPI_Session_get_errhandler", MPI_ERR_ARG, "errhandler is NULL",
+     session_get_errhandler_nullptr},
+    {"session_create_errhandler_fn_null", "MPI_Session_create_errhandler", MPI_ERR_ARG, "session_errhandler_fn is NULL",
+     session_create_errhandler_fn_null},
+    {"session_create_errhandler_nullptr", "MPI_Session_create_errhandler", MPI_ERR_ARG, "errhandler is NULL",
+     session_create_errhandler_nullptr},
+    {"session_call_errhandler_null", "MPI_Session_call_errhandler", MPI_ERR_SESSION, "MPI_SESSION_NULL",
+     session_call_errhandler_null},
+    {"group_from_pset_unknown", "MPI_Group_from_session_pset", MPI_ERR_ARG, "no://such-set", group_from_pset_unknown},
+    {"group_from_pset_session_null", "MPI_Group_from_session_pset", MPI_ERR_SESSION, "MPI_SESSION_NULL",
+     group_from_pset_session_null},
+    {"comm_from_group_null", "MPI_Comm_create_from_group", MPI_ERR_GROUP, "MPI_GROUP_NULL", comm_from_group_null},
+    {"comm_from_group_tag_null", "MPI_Comm_create_from_group", MPI_ERR_ARG, "stringtag is NULL",
+     comm_from_group_tag_null},
+    {"comm_from_group_not_member", "MPI_Comm_create_from_group", MPI_ERR_GROUP, "is not in the group",
+     comm_from_group_not_member},
+    {"intercomm_from_groups_leader", "MPI_Intercomm_create_from_groups", MPI_ERR_RANK, "remote_leader 99",
+     intercomm_from_groups_leader},
+    {"intercomm_from_groups_overlap", "MPI_Intercomm_create_from_groups", MPI_ERR_GROUP, "in both",
+     intercomm_from_groups_overlap},
+    {"intercomm_from_groups_null", "MPI_Intercomm_create_from_groups", MPI_ERR_GROUP, "MPI_GROUP_NULL",
+     intercomm_from_groups_null},
     {0},
 };

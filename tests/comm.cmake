@@ -17,13 +17,15 @@ skiff_mpi_test(      cart_dims              cart_dims.c            "1;2")
 # values and user-made, freed and made-up integers, 2000 requests through a table that must recycle; statuses.
 skiff_mpi_test(      fint_convert           fint_convert.c         "1;2;3;4;singleton")
 # Intercommunicators between two unequal groups of world: create, remote size/group, point-to-point with
-# wildcards, every blocking collective with MPI_ROOT/MPI_PROC_NULL roots, dup, split, create, merge, free.
+# wildcards, every blocking and nonblocking collective with MPI_ROOT/MPI_PROC_NULL roots (Alltoallw too), dup,
+# idup, split, create, merge, free.
 skiff_mpi_test(      intercomm              intercomm.c            "2;3;4")
 # Graph topologies (self-loops, repeated edges, fewer nodes than processes, reorder, Graph_map) and distributed
 # graphs (adjacent weighted/unweighted/empty, general with every rank naming another's edges); dup keeps them.
 skiff_mpi_test(      graph_topo             graph_topo.c           "1;2;3;4")
-# Neighbourhood collectives (all five, blocking and nonblocking) on rings, open and periodic grids, extent-1
-# dimensions, graphs with self-loops and repeated edges, distributed graphs; packing receive types.
+# Neighbourhood collectives (all five, blocking, nonblocking and persistent over several starts) on rings, open
+# and periodic grids, extent-1 dimensions, graphs with self-loops and repeated edges, distributed graphs; packing
+# receive types.
 skiff_mpi_test(      neighbor_coll          neighbor_coll.c        "1;2;3;4;6")
 # Info objects (order of keys, replace, cut values, errors, dup, c2f/f2c, 10000 made and freed), MPI_INFO_ENV and
 # MPI_Info_create_env of a program started with "alpha beta", hints on communicators; also before MPI_Init.

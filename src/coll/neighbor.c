@@ -7,8 +7,8 @@
 #include "coll/sched.h"
 #include "core/error.h"
 
-static void add_all(struct skiff_sched *s, const struct skiff_nbr_xfer *recvs, int nrecv,
-                    const struct skiff_nbr_xfer *sends, int nsend)
+void skiff_build_neighbor(struct skiff_sched *s, const struct skiff_nbr_xfer *recvs, int nrecv,
+                          const struct skiff_nbr_xfer *sends, int nsend)
 {
     /* Receives first: a message from a neighbour that is already running then lands in place. */
     for (int i = 0; i < nrecv; i++)
@@ -26,12 +26,12 @@ int skiff_coll_neighbor(struct skiff_comm *c, const struct skiff_nbr_xfer *recvs
     if (!req) {
         struct skiff_sched s;
         skiff_sched_init(&s, c);
-        add_all(&s, recvs, nrecv, sends, nsend);
+        skiff_build_neighbor(&s, recvs, nrecv, sends, nsend);
         return skiff_sched_run(&s, NULL);
     }
     struct skiff_sched *s = skiff_sched_new(c);
     if (!s)
         return skiff_err(MPI_ERR_NO_MEM, "out of memory for a neighbourhood collective");
-    add_all(s, recvs, nrecv, sends, nsend);
+    skiff_build_neighbor(s, recvs, nrecv, sends, nsend);
     return skiff_sched_run(s, req);
 }

@@ -20,4 +20,9 @@ struct skiff_nbr_xfer {
 int skiff_coll_neighbor(struct skiff_comm *c, const struct skiff_nbr_xfer *recvs, int nrecv,
                         const struct skiff_nbr_xfer *sends, int nsend, struct skiff_request **req);
 
+/* The same round written into s (a planned schedule: the persistent calls), which it ends. */
+struct skiff_sched;
+void skiff_build_neighbor(struct skiff_sched *s, const struct skiff_nbr_xfer *recvs, int nrecv,
+                          const struct skiff_nbr_xfer *sends, int nsend);
+
 #endif

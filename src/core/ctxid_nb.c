@@ -9,6 +9,8 @@
 struct agree {
     int acc[2];                /* [offer, vote]: MAX over the members once a cycle is done */
     int got[MAX_ROUNDS][2];    /* one receive per round */
+    int (*far)[2];             /* intercommunicator: one per remote process, then [0] their maximum */
+    int near[2];               /* intercommunicator: the maximum over this group, from the remote side */
     int offer;                 /* this process's reservation offered in the last cycle */
     int cand, have_cand;
     const int *members;
@@ -19,10 +21,33 @@ struct agree {
 
 static void decide(struct skiff_sched *s, void *arg);
 
+/* The allreduce(MAX) over both groups of an intercommunicator: every process sends acc to every remote
+ * one and takes their maximum; the remote rank 0 sends that (this group's maximum) back. */
+static void add_inter_max(struct skiff_sched *s, struct agree *a)
+{
+    int m = s->comm->peers;
+    for (int r = 0; r < m; r++) {
+        skiff_sched_send(s, a->acc, sizeof a->acc, r);
+        skiff_sched_recv(s, a->far[r], sizeof a->far[r], r);
+    }
+    for (int r = 1; r < m; r++)
+        skiff_sched_reduce(s, a->far[r], a->far[0], 2);
+    skiff_sched_round(s);
+    if (s->comm->rank == 0)
+        for (int r = 0; r < m; r++)
+            skiff_sched_send(s, a->far[0], sizeof a->far[0], r);
+    skiff_sched_recv(s, a->near, sizeof a->near, 0);
+    skiff_sched_copy(s, a->acc, a->near, sizeof a->acc);
+    skiff_sched_reduce(s, a->far[0], a->acc, 2);
+    skiff_sched_round(s);
+}
+
 /* One allreduce(MAX) of acc over the members, then decide. */
 static void add_cycle(struct skiff_sched *s, struct agree *a)
 {
-    for (int d = 1, k = 0; d < a->m; d *= 2, k++) {
+    if (a->far)
+        add_inter_max(s, a);
+    for (int d = 1, k = 0; !a->far && d < a->m; d *= 2, k++) {
         skiff_sched_send(s, a->acc, sizeof a->acc, a->members[(a->me + d) % a->m]);
         skiff_sched_recv(s, a->got[k], sizeof a->got[k], a->members[(a->me - d + a->m) % a->m]);
         skiff_sched_reduce(s, a->got[k], a->acc, 2);
@@ -75,7 +100,11 @@ int skiff_ctx_agree_sched(struct skiff_sched *s, const int *members, int m, int 
                           void *arg)
 {
     struct agree *a = skiff_sched_scratch(s, sizeof *a);
+    if (!a)
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory agreeing on a context id");
     *a = (struct agree){.members = members, .m = m, .me = me, .done = done, .arg = arg};
+    if (s->comm->remote && !(a->far = skiff_sched_scratch(s, sizeof *a->far * (size_t)s->comm->peers)))
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory agreeing on a context id");
     s->op = MPI_MAX;
     s->dt = MPI_INT;
     int rc = offer(a);

@@ -31,7 +31,9 @@ typedef void skiff_ctx_done_fn(struct skiff_sched *s, void *arg, uint32_t ctx, i
 
 /* Writes the agreement into s, whose communicator contains the members: members[0..m) are their ranks in
  * it, in the same order on every member, and this process is members[me]. members must stay valid until
- * done is called. Returns an MPI error code (out of memory). */
+ * done is called. On an intercommunicator the members are every process of both groups (members, m and me
+ * are not used): each cycle's allreduce is then a linear exchange across and back, two rounds. Returns an
+ * MPI error code (out of memory). */
 int skiff_ctx_agree_sched(struct skiff_sched *s, const int *members, int m, int me, skiff_ctx_done_fn *done,
                           void *arg);
 

@@ -1,6 +1,8 @@
 /* MPI_Alltoallw: a datatype and a byte displacement per peer on both sides. Each block is staged on
  * its own (coll_plan.h) and travels as one message (coll/alltoallw_linear.c). The blocking call runs
- * the same schedule as the nonblocking and persistent forms. */
+ * the same schedule as the nonblocking and persistent forms. On an intercommunicator the peers are the
+ * remote group's processes (counts, displacements and types index it) and there is no block to oneself;
+ * like every other persistent collective, MPI_Alltoallw_init does not take one (coll_plan.c). */
 #include <stdlib.h>
 
 #include "coll/algo.h"
@@ -8,7 +10,6 @@
 #include "core/error.h"
 #include "mpi/coll_check.h"
 #include "mpi/coll_plan.h"
-#include "mpi/inter_coll.h"
 #include "mpi/mpi_impl.h"
 
 /* One side: n counts, byte displacements and datatypes; t gets the checked types. */
@@ -36,15 +37,20 @@ static int check_wside(struct wside *w, int n, const char *buf, const char *coun
     return rc;
 }
 
-/* Only the block a rank sends itself can be matched against what it expects here. */
-static int check_alltoallw(struct wside *sd, struct wside *r, MPI_Comm comm, struct skiff_comm **c)
+/* Only the block a rank sends itself can be matched against what it expects here. inter_ok: the call
+ * takes an intercommunicator (else it is refused as the persistent collectives refuse it). */
+static int check_alltoallw(struct wside *sd, struct wside *r, MPI_Comm comm, int inter_ok, struct skiff_comm **c)
 {
     int rc = skiff_check_comm(comm, c);
+    if (!rc && !inter_ok)
+        rc = skiff_check_intra(*c);
     if (!rc)
         rc = skiff_check_not_in_place(r->buf, "recvbuf");
+    if (!rc && (*c)->remote && SKIFF_UNLIKELY(sd->buf == MPI_IN_PLACE))
+        rc = skiff_err(MPI_ERR_BUFFER, "sendbuf is MPI_IN_PLACE, which intercommunicator collectives do not take");
     if (rc)
         return rc;
-    int n = (*c)->size, me = (*c)->rank;
+    int inter = (*c)->remote != NULL, n = inter ? (*c)->peers : (*c)->size, me = (*c)->rank;
     if (!(r->t = malloc(2 * (size_t)n * sizeof *r->t)))
         return skiff_err(MPI_ERR_NO_MEM, "out of memory for %d datatypes", 2 * n);
     sd->t = r->t + n;
@@ -54,14 +60,26 @@ static int check_alltoallw(struct wside *sd, struct wside *r, MPI_Comm comm, str
     rc = check_wside(sd, n, "sendbuf", "sendcounts", "sdispls", "sendtypes");
     if (!rc)
         rc = skiff_ck_alias(sd->buf, r->buf, 1, SEND_RECV, FIX_SENDBUF);
-    return rc ? rc
+    return rc || inter ? rc
               : skiff_ck_match(skiff_packed(sd->t[me], sd->counts[me]), skiff_packed(r->t[me], r->counts[me]), V_SEND,
                                me);
 }
 
+/* Across an intercommunicator: a block to and from every remote process, all in one round. */
+static void inter_exchange(struct skiff_sched *s, char *const *sptr, const size_t *sbytes, char *const *rptr,
+                           const size_t *rbytes)
+{
+    for (int i = 0; i < s->comm->peers; i++) {
+        skiff_sched_recv(s, rptr[i], rbytes[i], i);
+        skiff_sched_send(s, sptr[i], sbytes[i], i);
+    }
+    skiff_sched_round(s);
+}
+
 static void plan(struct skiff_sched *s, const struct wside *sd, const struct wside *r)
 {
-    int n = s->comm->size, in_place = sd->buf == MPI_IN_PLACE;
+    int inter = s->comm->remote != NULL, n = inter ? s->comm->peers : s->comm->size;
+    int in_place = sd->buf == MPI_IN_PLACE;
     const struct wside *from = in_place ? r : sd;
     char **ptr = skiff_sched_scratch(s, 2 * (size_t)n * sizeof *ptr);
     size_t *bytes = skiff_sched_scratch(s, 2 * (size_t)n * sizeof *bytes);
@@ -75,24 +93,41 @@ static void plan(struct skiff_sched *s, const struct wside *sd, const struct wsi
         bytes[n + i] = skiff_packed(r->t[i], r->counts[i]);
     }
     skiff_sched_round(s);
-    skiff_alltoallw_linear(s, ptr, bytes, ptr + n, bytes + n);
+    (inter ? inter_exchange : skiff_alltoallw_linear)(s, ptr, bytes, ptr + n, bytes + n);
     for (int i = 0; i < n; i++)
         skiff_plan_unpack(s, u[i]);
     skiff_sched_round(s);
+}
+
+/* A schedule for an intercommunicator too (skiff_plan_new makes them for intracommunicators only). */
+static struct skiff_sched *new_sched(struct skiff_comm *c, int *rc)
+{
+    if (!c->remote)
+        return skiff_plan_new(c, rc);
+    struct skiff_sched *s = skiff_sched_new(c);
+    *rc = s ? MPI_SUCCESS : skiff_err(MPI_ERR_NO_MEM, "out of memory for a collective schedule");
+    return s;
+}
+
+static int make(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                MPI_Comm comm, int inter_ok, struct skiff_sched **out)
+{
+    struct skiff_comm *c = NULL;
+    struct wside sd = {sendbuf, sendcounts, sdispls, sendtypes, NULL};
+    struct wside r = {recvbuf, recvcounts, rdispls, recvtypes, NULL};
+    int rc = check_alltoallw(&sd, &r, comm, inter_ok, &c);
+    if (!rc && (*out = new_sched(c, &rc)) != NULL)
+        plan(*out, &sd, &r);
+    free(r.t);
+    return rc;
 }
 
 int skiff_plan_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                          const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
                          const MPI_Datatype recvtypes[], MPI_Comm comm, struct skiff_sched **out)
 {
-    struct skiff_comm *c = NULL;
-    struct wside sd = {sendbuf, sendcounts, sdispls, sendtypes, NULL};
-    struct wside r = {recvbuf, recvcounts, rdispls, recvtypes, NULL};
-    int rc = check_alltoallw(&sd, &r, comm, &c);
-    if (!rc && (*out = skiff_plan_new(c, &rc)) != NULL)
-        plan(*out, &sd, &r);
-    free(r.t);
-    return rc;
+    return make(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, 0, out);
 }
 
 /* The profiler's message size: what this rank sends, or with MPI_IN_PLACE what it receives. */
@@ -100,7 +135,7 @@ static size_t prof_wbytes(const int counts[], const MPI_Datatype types[], MPI_Co
 {
     const struct skiff_comm *c = skiff_comm_get(comm);
     size_t sum = 0;
-    for (int i = 0; counts && types && c && i < c->size; i++)
+    for (int i = 0; counts && types && c && i < (c->remote ? c->peers : c->size); i++)
         sum += skiff_prof_bytes(counts[i], types[i]);
     return sum;
 }
@@ -112,12 +147,9 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Alltoallw);
     SKIFF_REQUIRE_INIT();
-    if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_not_provided(comm);
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? prof_wbytes(recvcounts, recvtypes, comm)
                                                 : prof_wbytes(sendcounts, sendtypes, comm));
-    int rc = skiff_plan_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
-                                  comm, &s);
+    int rc = make(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, 1, &s);
     if (!rc) {
         rc = skiff_sched_run(s, NULL);
         free(s);
@@ -133,15 +165,12 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Ialltoallw);
     SKIFF_REQUIRE_INIT();
-    if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_not_provided(comm);
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? prof_wbytes(recvcounts, recvtypes, comm)
                                                 : prof_wbytes(sendcounts, sendtypes, comm));
     int rc = skiff_ck_request(comm, request);
     if (rc)
         return rc;
-    rc = skiff_plan_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
-                              comm, &s);
+    rc = make(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, 1, &s);
     return skiff_nb_start(comm, rc, s, request);
 }
 SKIFF_ALIAS(MPI_Ialltoallw)

@@ -22,9 +22,7 @@ static void coll_destroy(struct skiff_request *r)
 
 static const struct skiff_persist_ops coll_ops = {"persistent collective", coll_start, coll_destroy};
 
-/* The init call's end: the planned schedule (rc says whether the planner made it) behind a new
- * inactive persistent request. */
-static int persist_make(MPI_Comm comm, int rc, struct skiff_sched *s, MPI_Request *request)
+int skiff_persist_make(MPI_Comm comm, int rc, struct skiff_sched *s, MPI_Request *request)
 {
     struct skiff_request *r = NULL;
     if (!rc && !(r = skiff_req_alloc(SKIFF_REQ_COLL))) {
@@ -42,8 +40,7 @@ static int persist_make(MPI_Comm comm, int rc, struct skiff_sched *s, MPI_Reques
     return MPI_SUCCESS;
 }
 
-/* The checks every init call starts with: the request pointer, then the info. */
-static int check_init(MPI_Comm comm, MPI_Info info, const MPI_Request *request)
+int skiff_persist_check(MPI_Comm comm, MPI_Info info, const MPI_Request *request)
 {
     int rc = skiff_ck_request(comm, request);
     if (rc)
@@ -57,11 +54,11 @@ int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Barrier_init);
     SKIFF_REQUIRE_INIT();
-    int rc = check_init(comm, info, request);
+    int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
     rc = skiff_plan_barrier(comm, &s);
-    return persist_make(comm, rc, s, request);
+    return skiff_persist_make(comm, rc, s, request);
 }
 SKIFF_ALIAS(MPI_Barrier_init)
 
@@ -71,11 +68,11 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MP
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Bcast_init);
     SKIFF_REQUIRE_INIT();
-    int rc = check_init(comm, info, request);
+    int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
     rc = skiff_plan_bcast(buffer, count, datatype, root, comm, &s);
-    return persist_make(comm, rc, s, request);
+    return skiff_persist_make(comm, rc, s, request);
 }
 SKIFF_ALIAS(MPI_Bcast_init)
 
@@ -85,11 +82,11 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Reduce_init);
     SKIFF_REQUIRE_INIT();
-    int rc = check_init(comm, info, request);
+    int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
     rc = skiff_plan_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, &s);
-    return persist_make(comm, rc, s, request);
+    return skiff_persist_make(comm, rc, s, request);
 }
 SKIFF_ALIAS(MPI_Reduce_init)
 
@@ -99,11 +96,11 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datat
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Allreduce_init);
     SKIFF_REQUIRE_INIT();
-    int rc = check_init(comm, info, request);
+    int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
     rc = skiff_plan_allreduce(sendbuf, recvbuf, count, datatype, op, comm, &s);
-    return persist_make(comm, rc, s, request);
+    return skiff_persist_make(comm, rc, s, request);
 }
 SKIFF_ALIAS(MPI_Allreduce_init)
 
@@ -113,11 +110,11 @@ int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Gather_init);
     SKIFF_REQUIRE_INIT();
-    int rc = check_init(comm, info, request);
+    int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
     rc = skiff_plan_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &s);
-    return persist_make(comm, rc, s, request);
+    return skiff_persist_make(comm, rc, s, request);
 }
 SKIFF_ALIAS(MPI_Gather_init)
 
@@ -128,11 +125,11 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Gatherv_init);
     SKIFF_REQUIRE_INIT();
-    int rc = check_init(comm, info, request);
+    int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
     rc = skiff_plan_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, &s);
-    return persist_make(comm, rc, s, request);
+    return skiff_persist_make(comm, rc, s, request);
 }
 SKIFF_ALIAS(MPI_Gatherv_init)
 
@@ -142,11 +139,11 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Scatter_init);
     SKIFF_REQUIRE_INIT();
-    int rc = check_init(comm, info, request);
+    int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
     rc = skiff_plan_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &s);
-    return persist_make(comm, rc, s, request);
+    return skiff_persist_make(comm, rc, s, request);
 }
 SKIFF_ALIAS(MPI_Scatter_init)
 
@@ -157,11 +154,11 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int di
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Scatterv_init);
     SKIFF_REQUIRE_INIT();
-    int rc = check_init(comm, info, request);
+    int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
     rc = skiff_plan_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, &s);
-    return persist_make(comm, rc, s, request);
+    return skiff_persist_make(comm, rc, s, request);
 }
 SKIFF_ALIAS(MPI_Scatterv_init)
 
@@ -171,11 +168,11 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Allgather_init);
     SKIFF_REQUIRE_INIT();
-    int rc = check_init(comm, info, request);
+    int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
     rc = skiff_plan_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &s);
-    return persist_make(comm, rc, s, request);
+    return skiff_persist_make(comm, rc, s, request);
 }
 SKIFF_ALIAS(MPI_Allgather_init)
 
@@ -186,11 +183,11 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendty
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Allgatherv_init);
     SKIFF_REQUIRE_INIT();
-    int rc = check_init(comm, info, request);
+    int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
     rc = skiff_plan_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &s);
-    return persist_make(comm, rc, s, request);
+    return skiff_persist_make(comm, rc, s, request);
 }
 SKIFF_ALIAS(MPI_Allgatherv_init)
 
@@ -200,11 +197,11 @@ int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Alltoall_init);
     SKIFF_REQUIRE_INIT();
-    int rc = check_init(comm, info, request);
+    int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
     rc = skiff_plan_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &s);
-    return persist_make(comm, rc, s, request);
+    return skiff_persist_make(comm, rc, s, request);
 }
 SKIFF_ALIAS(MPI_Alltoall_init)
 
@@ -215,11 +212,11 @@ int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Alltoallv_init);
     SKIFF_REQUIRE_INIT();
-    int rc = check_init(comm, info, request);
+    int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
     rc = skiff_plan_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &s);
-    return persist_make(comm, rc, s, request);
+    return skiff_persist_make(comm, rc, s, request);
 }
 SKIFF_ALIAS(MPI_Alltoallv_init)
 
@@ -230,12 +227,12 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Alltoallw_init);
     SKIFF_REQUIRE_INIT();
-    int rc = check_init(comm, info, request);
+    int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
     rc = skiff_plan_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
                               &s);
-    return persist_make(comm, rc, s, request);
+    return skiff_persist_make(comm, rc, s, request);
 }
 SKIFF_ALIAS(MPI_Alltoallw_init)
 
@@ -245,11 +242,11 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Reduce_scatter_init);
     SKIFF_REQUIRE_INIT();
-    int rc = check_init(comm, info, request);
+    int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
     rc = skiff_plan_reduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm, &s);
-    return persist_make(comm, rc, s, request);
+    return skiff_persist_make(comm, rc, s, request);
 }
 SKIFF_ALIAS(MPI_Reduce_scatter_init)
 
@@ -259,11 +256,11 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Reduce_scatter_block_init);
     SKIFF_REQUIRE_INIT();
-    int rc = check_init(comm, info, request);
+    int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
     rc = skiff_plan_reduce_scatter(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm, &s);
-    return persist_make(comm, rc, s, request);
+    return skiff_persist_make(comm, rc, s, request);
 }
 SKIFF_ALIAS(MPI_Reduce_scatter_block_init)
 
@@ -273,11 +270,11 @@ int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Scan_init);
     SKIFF_REQUIRE_INIT();
-    int rc = check_init(comm, info, request);
+    int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
     rc = skiff_plan_scan(sendbuf, recvbuf, count, datatype, op, comm, 0, &s);
-    return persist_make(comm, rc, s, request);
+    return skiff_persist_make(comm, rc, s, request);
 }
 SKIFF_ALIAS(MPI_Scan_init)
 
@@ -287,10 +284,10 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     struct skiff_sched *s = NULL;
     SKIFF_ENTER(MPI_Exscan_init);
     SKIFF_REQUIRE_INIT();
-    int rc = check_init(comm, info, request);
+    int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
     rc = skiff_plan_scan(sendbuf, recvbuf, count, datatype, op, comm, 1, &s);
-    return persist_make(comm, rc, s, request);
+    return skiff_persist_make(comm, rc, s, request);
 }
 SKIFF_ALIAS(MPI_Exscan_init)

@@ -96,4 +96,10 @@ int skiff_plan_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
  * request's handle, or raises the error on comm. */
 int skiff_nb_start(MPI_Comm comm, int rc, struct skiff_sched *s, MPI_Request *request);
 
+/* A persistent (_init) call's first checks: the request pointer, then the info (the error raised on comm). */
+int skiff_persist_check(MPI_Comm comm, MPI_Info info, const MPI_Request *request);
+/* Its end: the planned schedule (rc says whether the planner made it) behind a new inactive persistent
+ * request, or the error raised on comm. */
+int skiff_persist_make(MPI_Comm comm, int rc, struct skiff_sched *s, MPI_Request *request);
+
 #endif

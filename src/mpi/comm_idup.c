@@ -3,12 +3,14 @@
  * topology, hints and the attributes whose copy callbacks say so are taken from comm then, so freeing
  * comm before the request completes changes nothing. Its context id is agreed on a schedule
  * (core/ctxid_nb.h) that every MPI_Test/MPI_Wait moves on, so several idups of one communicator may be
- * outstanding at once; the communicator may be used once the request has completed. Intercommunicators
- * are refused (MPI_ERR_COMM): their duplicate is agreed by the two groups' leaders, which is blocking. */
+ * outstanding at once; the communicator may be used once the request has completed. An intercommunicator's
+ * duplicate is agreed the same way by every process of both groups, over the intercommunicator itself. */
 #include <stdlib.h>
 
 #include "coll/sched.h"
 #include "core/ctxid_nb.h"
+#include "core/error.h"
+#include "core/group.h"
 #include "mpi/comm_make.h"
 #include "mpi/mpi_impl.h"
 
@@ -25,22 +27,39 @@ static void agreed(struct skiff_sched *s, void *arg, uint32_t ctx, int rc)
         n->ctx = ctx;
 }
 
-/* Starts the agreement over every process of c for n. */
+/* Starts the agreement over every process of c (of both groups for an intercommunicator) for n. */
 static int start(struct skiff_comm *c, struct skiff_comm *n, struct skiff_request **req)
 {
     struct skiff_sched *s = skiff_sched_new(c);
     if (!s)
         return skiff_err(MPI_ERR_NO_MEM, "out of memory for the duplicate of %s", skiff_comm_label(c));
-    int *members = skiff_sched_scratch(s, sizeof(int) * (size_t)c->size);
-    for (int r = 0; r < c->size; r++)
+    int m = c->remote ? 0 : c->size, *members = skiff_sched_scratch(s, sizeof(int) * (size_t)(m + 1));
+    for (int r = 0; members && r < m; r++)
         members[r] = r;
-    int rc = skiff_ctx_agree_sched(s, members, c->size, c->rank, agreed, n);
+    int rc = members ? skiff_ctx_agree_sched(s, members, m, c->rank, agreed, n)
+                     : skiff_err(MPI_ERR_NO_MEM, "out of memory for the duplicate of %s", skiff_comm_label(c));
     if (rc) {
         skiff_sched_release(s);
         free(s);
         return rc;
     }
     return skiff_sched_run(s, req);
+}
+
+/* The duplicate's processes, before it has a context id. */
+static int make(struct skiff_comm *c, struct skiff_comm **n)
+{
+    if (!c->remote)
+        return skiff_comm_make_ctx(CTX_PENDING, c->group->world, c->size, c->errhandler, n);
+    struct skiff_group *lg = skiff_group_from(c->group->world, c->size);
+    struct skiff_group *rg = lg ? skiff_group_from(c->remote->world, c->peers) : NULL;
+    if (!rg) {
+        if (lg)
+            skiff_group_free(lg);
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory for the groups of the duplicate of %s",
+                         skiff_comm_label(c));
+    }
+    return skiff_comm_make_inter(CTX_PENDING, lg, rg, c->errhandler, n);
 }
 
 static int idup(MPI_Comm comm, int with_info, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)
@@ -50,12 +69,12 @@ static int idup(MPI_Comm comm, int with_info, MPI_Info info, MPI_Comm *newcomm, 
     struct skiff_info *given = NULL;
     struct skiff_request *r = NULL;
     int rc;
-    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_intra(c)) ||
-        (rc = skiff_check_ptr(newcomm, "newcomm")) || (rc = skiff_check_ptr(request, "request")) ||
+    if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_ptr(newcomm, "newcomm")) ||
+        (rc = skiff_check_ptr(request, "request")) ||
         (with_info && info != MPI_INFO_NULL && (rc = skiff_check_info_obj(info, &given))))
         return skiff_fail(comm, rc);
     const struct skiff_info *in = with_info ? (given ? given : &no_hints) : NULL;
-    if ((rc = skiff_comm_make_ctx(CTX_PENDING, c->group->world, c->size, c->errhandler, &n)))
+    if ((rc = make(c, &n)))
         return skiff_fail(comm, rc);
     if ((rc = skiff_comm_dup_props(c, n, in)))
         return skiff_fail(comm, rc);

@@ -413,9 +413,3 @@ int skiff_mpi_inter_refuse(MPI_Comm comm)
     int rc = skiff_check_comm(comm, &c);
     return rc ? skiff_fail(comm, rc) : skiff_fail(comm, skiff_check_intra(c));
 }
-
-int skiff_mpi_inter_not_provided(MPI_Comm comm)
-{
-    return skiff_fail(comm, skiff_err(MPI_ERR_UNSUPPORTED_OPERATION, "skiff does not provide this call on an "
-                                      "intercommunicator (%s) yet", skiff_comm_label(skiff_comm_get(comm))));
-}

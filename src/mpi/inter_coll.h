@@ -40,7 +40,5 @@ int skiff_mpi_inter_reduce_scatter(const void *sendbuf, void *recvbuf, int recvc
                                    MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Request *request);
 /* MPI_Scan and MPI_Exscan (and their nonblocking forms): not defined on intercommunicators. */
 int skiff_mpi_inter_refuse(MPI_Comm comm);
-/* MPI_Alltoallw and MPI_Ialltoallw, defined on intercommunicators but not provided there. */
-int skiff_mpi_inter_not_provided(MPI_Comm comm);
 
 #endif

@@ -1,11 +1,14 @@
-/* Neighbourhood collectives (MPI_Neighbor_* and MPI_Ineighbor_*): argument checks, and each neighbour's
- * block as contiguous bytes, packed and unpacked for other datatypes; src/coll/neighbor.c moves them. */
+/* Neighbourhood collectives (MPI_Neighbor_*, MPI_Ineighbor_* and MPI_Neighbor_*_init): argument checks, and
+ * each neighbour's block as contiguous bytes, packed and unpacked for other datatypes; src/coll/neighbor.c
+ * moves them. The blocking and nonblocking calls pack when called; the persistent ones plan the packing
+ * as steps of their schedule (coll_plan.h), so that each MPI_Start sends what the buffers hold then. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll/neighbor.h"
 #include "core/request.h"
 #include "core/topo.h"
+#include "mpi/coll_plan.h"
 #include "mpi/mpi_impl.h"
 #include "mpi/topo_make.h"
 
@@ -247,13 +250,57 @@ static int run(const struct hood *h, const struct work *w, struct skiff_request 
     return rc;
 }
 
-/* The whole call: checks both sides, then runs. */
-static int neighbor(MPI_Comm comm, const struct side *s, const struct side *r, struct skiff_request **req)
+/* The persistent form's schedule: the same transfers, with non-contiguous blocks staged in its scratch by
+ * steps before and after the round. A receive's staging is packed first, as run() does. */
+static int plan(const struct hood *h, const struct work *w, struct skiff_sched **out)
+{
+    int in = h->in, nout = h->out, rc;
+    int *src = w->peer, *dst = w->peer + in;
+    const struct block *rb = w->b, *sb = w->b + in;
+    struct skiff_nbr_xfer *rx = w->x, *sx = w->x + in;
+    struct skiff_sched *s = *out = skiff_plan_new(h->c, &rc);
+    struct skiff_pk **u = s ? skiff_sched_scratch(s, sizeof *u * (size_t)(in + 1)) : NULL;
+    if (s && !u) {
+        skiff_sched_free(s);
+        *out = NULL;
+        rc = skiff_err(MPI_ERR_NO_MEM, "out of memory for %d neighbours", in);
+    }
+    if (!u)
+        return rc;
+    skiff_topo_neighbors(h->c->topo, h->c->rank, src, dst);
+    for (int k = 0; k < nout; k++) {
+        sx[k] = (struct skiff_nbr_xfer){dst[k], NULL, bytes_of(&sb[k])};
+        int again = k > 0 && sb[k].addr == sb[k - 1].addr && sb[k].t == sb[k - 1].t && sb[k].count == sb[k - 1].count &&
+                    sx[k - 1].buf; /* allgather: stage once */
+        if (dst[k] != MPI_PROC_NULL)
+            sx[k].buf = again ? sx[k - 1].buf : skiff_plan_in(s, (const void *)sb[k].addr, sb[k].count, sb[k].t, 0);
+    }
+    for (int k = 0; k < in; k++) {
+        rx[k] = (struct skiff_nbr_xfer){src[k], NULL, bytes_of(&rb[k])};
+        u[k] = NULL;
+        if (src[k] == MPI_PROC_NULL)
+            continue;
+        rx[k].buf = skiff_plan_out(s, (void *)rb[k].addr, rb[k].count, rb[k].t, &u[k]);
+        skiff_plan_keep(s, u[k], 0, rb[k].count);
+    }
+    skiff_sched_round(s);
+    cart_order(h->c->topo, rx);
+    skiff_build_neighbor(s, rx, in, sx, nout);
+    for (int k = 0; k < in; k++)
+        skiff_plan_unpack(s, u[k]);
+    skiff_sched_round(s);
+    return MPI_SUCCESS;
+}
+
+/* The whole call: checks both sides, then runs it (req NULL: blocking) or plans it into *sched. Returns an
+ * MPI error code, not yet raised on comm. */
+static int hood_call(MPI_Comm comm, const struct side *s, const struct side *r, struct skiff_request **req,
+                     struct skiff_sched **sched)
 {
     struct hood h;
     int rc = check_hood(comm, &h);
     if (rc)
-        return skiff_fail(comm, rc);
+        return rc;
     size_t n = (size_t)h.in + (size_t)h.out;
     struct skiff_nbr_xfer x[ON_STACK];
     struct block b[ON_STACK];
@@ -262,14 +309,20 @@ static int neighbor(MPI_Comm comm, const struct side *s, const struct side *r, s
     void *heap = NULL;
     if (n > ON_STACK) {
         if (!(heap = malloc(n * (sizeof *w.x + sizeof *w.b + sizeof *w.peer))))
-            return skiff_fail(comm, skiff_err(MPI_ERR_NO_MEM, "out of memory for %zu neighbours", n));
+            return skiff_err(MPI_ERR_NO_MEM, "out of memory for %zu neighbours", n);
         w.x = heap;
         w.b = (struct block *)(void *)(w.x + n);
         w.peer = (int *)(void *)(w.b + n);
     }
     if (!(rc = side_blocks(s, h.out, w.b + h.in)) && !(rc = side_blocks(r, h.in, w.b)))
-        rc = run(&h, &w, req);
+        rc = sched ? plan(&h, &w, sched) : run(&h, &w, req);
     free(heap);
+    return rc;
+}
+
+static int neighbor(MPI_Comm comm, const struct side *s, const struct side *r, struct skiff_request **req)
+{
+    int rc = hood_call(comm, s, r, req, NULL);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 
@@ -286,8 +339,18 @@ static int start(MPI_Comm comm, const struct side *s, const struct side *r, MPI_
     return MPI_SUCCESS;
 }
 
-/* ---------------------------------------------------------------- the calls */
+/* The persistent calls: planned once here, replayed by each MPI_Start (coll_persist.c). */
+static int persist(MPI_Comm comm, const struct side *s, const struct side *r, MPI_Info info, MPI_Request *request)
+{
+    struct skiff_sched *sched = NULL;
+    int rc = skiff_persist_check(comm, info, request);
+    if (rc)
+        return rc;
+    rc = hood_call(comm, s, r, NULL, &sched);
+    return skiff_persist_make(comm, rc, sched, request);
+}
 
+/* ---------------------------------------------------------------- the calls */
 
 static struct side gather_send(const void *buf, int count, MPI_Datatype dt)
 {
@@ -432,3 +495,62 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
     return start(comm, &s, &r, request);
 }
 SKIFF_ALIAS(MPI_Ineighbor_alltoallw)
+
+int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request)
+{
+    SKIFF_ENTER(MPI_Neighbor_allgather_init);
+    SKIFF_REQUIRE_INIT();
+    struct side s = gather_send(sendbuf, sendcount, sendtype), r = plain(recvbuf, recvcount, recvtype, 0);
+    return persist(comm, &s, &r, info, request);
+}
+SKIFF_ALIAS(MPI_Neighbor_allgather_init)
+
+int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                  MPI_Info info, MPI_Request *request)
+{
+    SKIFF_ENTER(MPI_Neighbor_allgatherv_init);
+    SKIFF_REQUIRE_INIT();
+    struct side s = gather_send(sendbuf, sendcount, sendtype), r = vside(recvbuf, recvcounts, displs, recvtype, 0,
+                                                                         "displs");
+    return persist(comm, &s, &r, info, request);
+}
+SKIFF_ALIAS(MPI_Neighbor_allgatherv_init)
+
+int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request)
+{
+    SKIFF_ENTER(MPI_Neighbor_alltoall_init);
+    SKIFF_REQUIRE_INIT();
+    struct side s = plain(sendbuf, sendcount, sendtype, 1), r = plain(recvbuf, recvcount, recvtype, 0);
+    return persist(comm, &s, &r, info, request);
+}
+SKIFF_ALIAS(MPI_Neighbor_alltoall_init)
+
+int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SKIFF_ENTER(MPI_Neighbor_alltoallv_init);
+    SKIFF_REQUIRE_INIT();
+    struct side s = vside(sendbuf, sendcounts, sdispls, sendtype, 1, "sdispls"),
+                r = vside(recvbuf, recvcounts, rdispls, recvtype, 0, "rdispls");
+    return persist(comm, &s, &r, info, request);
+}
+SKIFF_ALIAS(MPI_Neighbor_alltoallv_init)
+
+int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                 const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request)
+{
+    SKIFF_ENTER(MPI_Neighbor_alltoallw_init);
+    SKIFF_REQUIRE_INIT();
+    struct side s = wside(sendbuf, sendcounts, sdispls, sendtypes, 1),
+                r = wside(recvbuf, recvcounts, rdispls, recvtypes, 0);
+    return persist(comm, &s, &r, info, request);
+}
+SKIFF_ALIAS(MPI_Neighbor_alltoallw_init)

@@ -64,7 +64,8 @@
     X(MPI_Neighbor_allgather) X(MPI_Neighbor_allgatherv) X(MPI_Neighbor_alltoall)                        \
     X(MPI_Neighbor_alltoallv) X(MPI_Neighbor_alltoallw) X(MPI_Ineighbor_allgather)                       \
     X(MPI_Ineighbor_allgatherv) X(MPI_Ineighbor_alltoall) X(MPI_Ineighbor_alltoallv)                     \
-    X(MPI_Ineighbor_alltoallw)                                                                           \
+    X(MPI_Ineighbor_alltoallw) X(MPI_Neighbor_allgather_init) X(MPI_Neighbor_allgatherv_init)           \
+    X(MPI_Neighbor_alltoall_init) X(MPI_Neighbor_alltoallv_init) X(MPI_Neighbor_alltoallw_init)          \
     /* datatypes */                                                                                      \
     X(MPI_Type_size) X(MPI_Type_get_name) X(MPI_Type_get_extent) X(MPI_Type_get_true_extent)             \
     X(MPI_Type_extent) X(MPI_Type_lb) X(MPI_Type_ub) X(MPI_Type_commit) X(MPI_Type_free) X(MPI_Type_dup) \

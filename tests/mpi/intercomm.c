@@ -4,13 +4,17 @@
  *     and remote group;
  *   - point-to-point: ranks name the remote group, MPI_ANY_SOURCE takes any remote rank and the
  *     status names it, synchronous and rendezvous sizes too;
- *   - every blocking collective, with MPI_ROOT / MPI_PROC_NULL roots in both directions; MPI_Scan,
- *     MPI_Exscan and MPI_Cart_create refused with MPI_ERR_COMM;
+ *   - every blocking collective, with MPI_ROOT / MPI_PROC_NULL roots in both directions; MPI_Alltoallw with a
+ *     strided type on some blocks and byte displacements in reverse; MPI_Scan, MPI_Exscan and
+ *     MPI_Cart_create refused with MPI_ERR_COMM (and under skiff MPI_Alltoallw_init, as every persistent
+ *     collective on an intercommunicator);
  *   - MPI_Ibarrier, MPI_Ibcast (of a strided type, unpacked when the request completes), MPI_Ireduce and
  *     MPI_Iallreduce, several in flight at once; then the other nonblocking forms (Iallgather(v),
- *     Ialltoall(v), Igather(v), Iscatter(v), Ireduce_scatter(_block)) all in flight together;
- *   - Comm_dup (traffic apart, attributes copied, name), Comm_compare, Comm_split and Comm_create of the
- *     intercommunicator, MPI_Intercomm_merge (the high group goes last), Comm_free of each.
+ *     Ialltoall(v), Ialltoallw, Igather(v), Iscatter(v), Ireduce_scatter(_block)) all in flight together;
+ *   - Comm_dup (traffic apart, attributes copied, name), Comm_compare, Comm_idup (two outstanding with an
+ *     Ibarrier between them, and Comm_idup_with_info where MPI-4 has it: groups, attributes, traffic apart,
+ *     collectives on the duplicate), Comm_split and Comm_create of the intercommunicator,
+ *     MPI_Intercomm_merge (the high group goes last), Comm_free of each.
  * Needs 2 ranks or more. */
 #include "testutil.h"
 
@@ -178,6 +182,47 @@ static void rooted(MPI_Comm ic, int root_in_a, int root_rank)
     free(all);
 }
 
+/* Alltoallw: remote rank j gets {wrank, 100 + j}, as 2 ints or, to odd j, as one strided type from every
+ * other int; from remote i we take 2 ints at byte displacements in reverse, into every other int from odd i. */
+static void alltoallw(MPI_Comm ic, int rank)
+{
+    MPI_Datatype strided;
+    CHECK_MPI(MPI_Type_vector(2, 1, 2, MPI_INT, &strided));
+    CHECK_MPI(MPI_Type_commit(&strided));
+    int out[4 * 64], in[4 * 64], sc[64], sd[64], rc[64], rd[64];
+    MPI_Datatype st[64], rt[64];
+    for (int j = 0; j < nrem; j++) {
+        sd[j] = (int)sizeof(int) * 4 * j;
+        sc[j] = j % 2 ? 1 : 2;
+        st[j] = j % 2 ? strided : MPI_INT;
+        out[4 * j] = wrank;
+        out[4 * j + 1] = j % 2 ? -5 : 100 + j;
+        out[4 * j + 2] = 100 + j;
+        rc[j] = j % 2 ? 1 : 2;
+        rt[j] = j % 2 ? strided : MPI_INT;
+        rd[j] = (int)sizeof(int) * 4 * (nrem - 1 - j);
+    }
+    for (int i = 0; i < 4 * 64; i++)
+        in[i] = -1;
+    CHECK_MPI(MPI_Alltoallw(out, sc, sd, st, in, rc, rd, rt, ic));
+    for (int i = 0; i < nrem; i++) {
+        const int *b = in + rd[i] / (int)sizeof(int);
+        CHECK_EQ(rem_world[i], b[0]);
+        CHECK_EQ(100 + rank, b[i % 2 ? 2 : 1]);
+        CHECK_EQ(-1, b[i % 2 ? 1 : 2]);
+    }
+#ifdef SKIFF_MPI /* the standard defines it; skiff takes no persistent collective on an intercommunicator */
+    MPI_Request r = MPI_REQUEST_NULL;
+    int cls = 0;
+    CHECK_MPI(MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN));
+    CHECK_MPI(MPI_Error_class(MPI_Alltoallw_init(out, sc, sd, st, in, rc, rd, rt, ic, MPI_INFO_NULL, &r), &cls));
+    CHECK_EQ(MPI_ERR_COMM, cls);
+    CHECK(r == MPI_REQUEST_NULL);
+    CHECK_MPI(MPI_Comm_set_errhandler(ic, MPI_ERRORS_ARE_FATAL));
+#endif
+    CHECK_MPI(MPI_Type_free(&strided));
+}
+
 static void unrooted(MPI_Comm ic)
 {
     int rank;
@@ -229,6 +274,7 @@ static void unrooted(MPI_Comm ic)
         if (rc[i] == 2)
             CHECK_EQ(100 + rank, all[rd[i] + 1]);
     }
+    alltoallw(ic, rank);
     /* Reduce_scatter_block: both groups' vectors hold nloc * nrem elements. Element k of the vector
      * from world rank w is w * 1000 + k; we get our slice of the remote group's sum. */
     int total = nloc * nrem, *vec = tu_malloc(sizeof(int) * (size_t)total), got[64];
@@ -310,14 +356,17 @@ static void nonblocking(MPI_Comm ic)
 /* Every other nonblocking collective at once; group A's rank 0 is the root of the rooted ones. */
 static void nonblocking_rest(MPI_Comm ic)
 {
-    enum { N = 10 };
+    enum { N = 11 };
     int rank;
     CHECK_MPI(MPI_Comm_rank(ic, &rank));
     int root = in_a ? (rank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0, is_root = root == MPI_ROOT;
     int me = wrank, ag[64], agv[64], cnt1[64], dsp[64], a2a_out[64], a2a[64], a2av[64], g[64], gv[64];
-    int sc_src[64], sc = -1, scv = -1, total = nloc * nrem, vec[64 * 64], rsb[64], rs[64], cnt[64];
+    int sc_src[64], sc = -1, scv = -1, total = nloc * nrem, vec[64 * 64], rsb[64], rs[64], cnt[64], a2aw[64];
+    int bdsp[64];
+    MPI_Datatype ints[64];
     for (int i = 0; i < 64; i++)
-        cnt1[i] = 1, dsp[i] = 63 - i, sc_src[i] = 700 + i, a2a_out[i] = wrank * 100 + i;
+        cnt1[i] = 1, dsp[i] = 63 - i, sc_src[i] = 700 + i, a2a_out[i] = wrank * 100 + i, ints[i] = MPI_INT,
+        bdsp[i] = (int)sizeof(int) * (63 - i);
     for (int k = 0; k < total; k++)
         vec[k] = wrank * 1000 + k;
     for (int i = 0; i < nloc; i++)
@@ -333,6 +382,7 @@ static void nonblocking_rest(MPI_Comm ic)
     CHECK_MPI(MPI_Iscatterv(sc_src, cnt1, dsp, MPI_INT, &scv, 1, MPI_INT, root, ic, &rq[7]));
     CHECK_MPI(MPI_Ireduce_scatter_block(vec, rsb, nrem, MPI_INT, MPI_SUM, ic, &rq[8]));
     CHECK_MPI(MPI_Ireduce_scatter(vec, rs, cnt, MPI_INT, MPI_SUM, ic, &rq[9]));
+    CHECK_MPI(MPI_Ialltoallw(a2a_out, cnt1, bdsp, ints, a2aw, cnt1, bdsp, ints, ic, &rq[10]));
     CHECK_MPI(MPI_Waitall(N, rq, TU_STATUSES_IGNORE));
     int sum = sum_world(rem_world, nrem);
     for (int i = 0; i < nrem; i++) {
@@ -340,6 +390,7 @@ static void nonblocking_rest(MPI_Comm ic)
         CHECK_EQ(rem_world[i], agv[63 - i]);
         CHECK_EQ(rem_world[i] * 100 + rank, a2a[i]);
         CHECK_EQ(rem_world[i] * 100 + 63 - rank, a2av[63 - i]);
+        CHECK_EQ(rem_world[i] * 100 + 63 - rank, a2aw[63 - i]);
         if (is_root) {
             CHECK_EQ(rem_world[i], g[i]);
             CHECK_EQ(rem_world[i], gv[63 - i]);
@@ -401,6 +452,59 @@ static void dup_and_attrs(MPI_Comm ic)
     unrooted(d);
     CHECK_MPI(MPI_Comm_free(&d));
     CHECK(d == MPI_COMM_NULL);
+    CHECK_MPI(MPI_Comm_free_keyval(&key));
+}
+
+/* Two duplicates agreed behind requests, with a nonblocking collective on the parent between them. */
+static void idup(MPI_Comm ic)
+{
+    int key, val = 7, *got = NULL, flag = 0, rank;
+    CHECK_MPI(MPI_Comm_rank(ic, &rank));
+    CHECK_MPI(MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, &key, NULL));
+    CHECK_MPI(MPI_Comm_set_attr(ic, key, &val));
+    MPI_Comm d[2];
+    MPI_Request rq[3];
+    CHECK_MPI(MPI_Comm_idup(ic, &d[0], &rq[0]));
+    CHECK_MPI(MPI_Ibarrier(ic, &rq[1]));
+#if MPI_VERSION >= 4 /* Open MPI 4.1 has no MPI_Comm_idup_with_info */
+    CHECK_MPI(MPI_Comm_idup_with_info(ic, MPI_INFO_NULL, &d[1], &rq[2]));
+#else
+    CHECK_MPI(MPI_Comm_idup(ic, &d[1], &rq[2]));
+#endif
+    CHECK_MPI(MPI_Waitall(3, rq, TU_STATUSES_IGNORE));
+    for (int k = 0; k < 2; k++) {
+        int res = -1;
+        check_groups(d[k]);
+        CHECK_MPI(MPI_Comm_compare(ic, d[k], &res));
+        CHECK_EQ(MPI_CONGRUENT, res);
+        CHECK_MPI(MPI_Comm_get_attr(d[k], key, &got, &flag));
+        CHECK_EQ(1, flag);
+        CHECK_EQ(7, *got);
+    }
+    /* Same tag on all three: each message must stay on its communicator. */
+    int to = rank % nrem, out[3] = {10, 11, 12}, in[3];
+    MPI_Comm on[3] = {ic, d[0], d[1]};
+    MPI_Request sq[3];
+    for (int k = 0; k < 3; k++)
+        CHECK_MPI(MPI_Isend(&out[k], 1, MPI_INT, to, 4, on[k], &sq[k]));
+    for (int i = 0; i < nrem; i++) {
+        if (i % nloc != rank)
+            continue;
+        for (int k = 2; k >= 0; k--) {
+            CHECK_MPI(MPI_Recv(&in[k], 1, MPI_INT, i, 4, on[k], MPI_STATUS_IGNORE));
+            CHECK_EQ(10 + k, in[k]);
+        }
+    }
+    CHECK_MPI(MPI_Waitall(3, sq, TU_STATUSES_IGNORE));
+    /* Collectives on the duplicates: each group gets the other's sum. */
+    int mine = wrank, sum0 = -1, sum1 = -1;
+    CHECK_MPI(MPI_Allreduce(&mine, &sum1, 1, MPI_INT, MPI_SUM, d[1]));
+    CHECK_MPI(MPI_Allreduce(&mine, &sum0, 1, MPI_INT, MPI_SUM, d[0]));
+    CHECK_EQ(sum_world(rem_world, nrem), sum0);
+    CHECK_EQ(sum_world(rem_world, nrem), sum1);
+    CHECK_MPI(MPI_Comm_free(&d[0]));
+    CHECK_MPI(MPI_Comm_free(&d[1]));
+    CHECK_MPI(MPI_Comm_delete_attr(ic, key));
     CHECK_MPI(MPI_Comm_free_keyval(&key));
 }
 
@@ -508,6 +612,7 @@ int main(int argc, char **argv)
     nonblocking(ic);
     nonblocking_rest(ic);
     dup_and_attrs(ic);
+    idup(ic);
     split(ic);
     create(ic);
     merge(ic);

@@ -7,13 +7,32 @@
  *   their own and repeat, and one built by MPI_Dist_graph_create.
  *   Calls: allgather, allgatherv (blocks in reverse order with gaps), alltoall, alltoallv with a strided
  *   receive type (packing), alltoallw with a different datatype per block and byte displacements; each
- *   also as MPI_Ineighbor_* completed by MPI_Wait.
+ *   also as MPI_Ineighbor_* completed by MPI_Wait, and as MPI_Neighbor_*_init started for several rounds
+ *   with new data each time (a start must send what the buffers hold then, also through packing; the
+ *   strided type is freed after the init call).
  *   Every block carries (sender, sender's block index), so the receiver checks both who sent it and which
  *   of the sender's blocks arrived where: for a grid, the standard's rule (what goes to the negative
  *   side arrives in the receiver's positive slot); for graphs, the k-th edge from p to q meets q's k-th
  *   edge from p. Blocks from MPI_PROC_NULL stay untouched.
  */
 #include "testutil.h"
+
+/* The persistent forms are MPI-4; Open MPI 4.1 has them as MPIX_ in its pcollreq extension. */
+#if defined(OPEN_MPI) && MPI_VERSION < 4
+#include <mpi-ext.h>
+#endif
+#if MPI_VERSION >= 4
+#define HAVE_PERSIST 1
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+#define HAVE_PERSIST 1
+#define MPI_Neighbor_allgather_init MPIX_Neighbor_allgather_init
+#define MPI_Neighbor_allgatherv_init MPIX_Neighbor_allgatherv_init
+#define MPI_Neighbor_alltoall_init MPIX_Neighbor_alltoall_init
+#define MPI_Neighbor_alltoallv_init MPIX_Neighbor_alltoallv_init
+#define MPI_Neighbor_alltoallw_init MPIX_Neighbor_alltoallw_init
+#else
+#define HAVE_PERSIST 0
+#endif
 
 #define NAME "neighbor_coll"
 #define MAXN 16
@@ -171,10 +190,29 @@ static void make(struct topo *t, int kind)
 
 /* ---------------------------------------------------------------- checks */
 
+/* How each call is made: blocking, nonblocking, persistent (made once, started ROUNDS times). */
+enum mode { BLOCKING, NONBLOCKING, PERSISTENT };
+#define ROUNDS 3
+
+/* Open MPI 4.1's persistent neighbourhood calls do not keep a datatype freed after the init call (the
+ * next MPI_Start crashes), so there it is freed after the request. */
+#ifdef OPEN_MPI
+#define KEEP_TYPE(mode) ((mode) == PERSISTENT)
+#else
+#define KEEP_TYPE(mode) 0
+#endif
+
+static int round_no; /* each round of a persistent call sends other values */
+
+static int rounds(int mode)
+{
+    return mode == PERSISTENT ? ROUNDS : 1;
+}
+
 /* What rank r puts in element e of its block b. */
 static int value(int r, int b, int e)
 {
-    return 10000 * r + 100 * b + e;
+    return 1000000 * round_no + 10000 * r + 100 * b + e;
 }
 
 static void check_block(const struct topo *t, int j, const int *got, int count, const char *call)
@@ -192,67 +230,102 @@ static void check_block(const struct topo *t, int j, const int *got, int count, 
     }
 }
 
-static void wait_if(MPI_Request *r)
+/* After the call of round k: a persistent request is made (k == 0) by the caller, then started here. */
+static void wait_if(MPI_Request *r, int mode)
 {
-    if (r)
+    if (mode == PERSISTENT)
+        CHECK_MPI(MPI_Start(r));
+    if (mode != BLOCKING)
         CHECK_MPI(MPI_Wait(r, MPI_STATUS_IGNORE));
+}
+
+static void free_if(MPI_Request *r, int mode)
+{
+    if (mode == PERSISTENT)
+        CHECK_MPI(MPI_Request_free(r));
 }
 
 #define CNT 3
 
-static void allgather(const struct topo *t, int nb)
+static void fill_gather(int *sb, int *rb, int me)
+{
+    for (int e = 0; e < CNT; e++)
+        sb[e] = value(me, 0, e);
+    for (int i = 0; i < MAXN * CNT; i++)
+        rb[i] = UNTOUCHED;
+}
+
+static void allgather(const struct topo *t, int mode)
 {
     int sb[CNT], rb[MAXN * CNT], rc2[MAXN], displs[MAXN];
-    MPI_Request req, *r = nb ? &req : NULL;
-    for (int e = 0; e < CNT; e++)
-        sb[e] = value(t->me, 0, e);
+    MPI_Request req;
     /* allgather's block is the same for every neighbour: block index 0 */
     struct topo u = *t;
     for (int j = 0; j < u.in; j++)
         u.from_block[j] = u.src[j] == MPI_PROC_NULL ? -1 : 0;
-    for (int i = 0; i < MAXN * CNT; i++)
-        rb[i] = UNTOUCHED;
-    if (nb)
-        CHECK_MPI(MPI_Ineighbor_allgather(sb, CNT, MPI_INT, rb, CNT, MPI_INT, t->comm, r));
-    else
-        CHECK_MPI(MPI_Neighbor_allgather(sb, CNT, MPI_INT, rb, CNT, MPI_INT, t->comm));
-    wait_if(r);
-    for (int j = 0; j < t->in; j++)
-        check_block(&u, j, rb + CNT * j, CNT, "allgather");
+    for (round_no = 0; round_no < rounds(mode); round_no++) {
+        fill_gather(sb, rb, t->me);
+        if (mode == NONBLOCKING)
+            CHECK_MPI(MPI_Ineighbor_allgather(sb, CNT, MPI_INT, rb, CNT, MPI_INT, t->comm, &req));
+        else if (mode == BLOCKING)
+            CHECK_MPI(MPI_Neighbor_allgather(sb, CNT, MPI_INT, rb, CNT, MPI_INT, t->comm));
+#if HAVE_PERSIST
+        else if (!round_no)
+            CHECK_MPI(MPI_Neighbor_allgather_init(sb, CNT, MPI_INT, rb, CNT, MPI_INT, t->comm, MPI_INFO_NULL, &req));
+#endif
+        wait_if(&req, mode);
+        for (int j = 0; j < t->in; j++)
+            check_block(&u, j, rb + CNT * j, CNT, "allgather");
+    }
+    free_if(&req, mode);
     /* allgatherv: slot j at the mirrored place, one int of gap after each */
     for (int j = 0; j < t->in; j++) {
         rc2[j] = CNT;
         displs[j] = (t->in - 1 - j) * (CNT + 1);
     }
-    for (int i = 0; i < MAXN * CNT; i++)
-        rb[i] = UNTOUCHED;
-    if (nb)
-        CHECK_MPI(MPI_Ineighbor_allgatherv(sb, CNT, MPI_INT, rb, rc2, displs, MPI_INT, t->comm, r));
-    else
-        CHECK_MPI(MPI_Neighbor_allgatherv(sb, CNT, MPI_INT, rb, rc2, displs, MPI_INT, t->comm));
-    wait_if(r);
-    for (int j = 0; j < t->in; j++) {
-        check_block(&u, j, rb + displs[j], CNT, "allgatherv");
-        CHECK_EQ(UNTOUCHED, rb[displs[j] + CNT]);
+    for (round_no = 0; round_no < rounds(mode); round_no++) {
+        fill_gather(sb, rb, t->me);
+        if (mode == NONBLOCKING)
+            CHECK_MPI(MPI_Ineighbor_allgatherv(sb, CNT, MPI_INT, rb, rc2, displs, MPI_INT, t->comm, &req));
+        else if (mode == BLOCKING)
+            CHECK_MPI(MPI_Neighbor_allgatherv(sb, CNT, MPI_INT, rb, rc2, displs, MPI_INT, t->comm));
+#if HAVE_PERSIST
+        else if (!round_no)
+            CHECK_MPI(MPI_Neighbor_allgatherv_init(sb, CNT, MPI_INT, rb, rc2, displs, MPI_INT, t->comm, MPI_INFO_NULL,
+                                                   &req));
+#endif
+        wait_if(&req, mode);
+        for (int j = 0; j < t->in; j++) {
+            check_block(&u, j, rb + displs[j], CNT, "allgatherv");
+            CHECK_EQ(UNTOUCHED, rb[displs[j] + CNT]);
+        }
     }
+    free_if(&req, mode);
 }
 
-static void alltoall(const struct topo *t, int nb)
+static void alltoall(const struct topo *t, int mode)
 {
     int sb[MAXN * CNT], rb[MAXN * CNT];
-    MPI_Request req, *r = nb ? &req : NULL;
-    for (int b = 0; b < t->out; b++)
-        for (int e = 0; e < CNT; e++)
-            sb[b * CNT + e] = value(t->me, b, e);
-    for (int i = 0; i < MAXN * CNT; i++)
-        rb[i] = UNTOUCHED;
-    if (nb)
-        CHECK_MPI(MPI_Ineighbor_alltoall(sb, CNT, MPI_INT, rb, CNT, MPI_INT, t->comm, r));
-    else
-        CHECK_MPI(MPI_Neighbor_alltoall(sb, CNT, MPI_INT, rb, CNT, MPI_INT, t->comm));
-    wait_if(r);
-    for (int j = 0; j < t->in; j++)
-        check_block(t, j, rb + CNT * j, CNT, "alltoall");
+    MPI_Request req;
+    for (round_no = 0; round_no < rounds(mode); round_no++) {
+        for (int b = 0; b < t->out; b++)
+            for (int e = 0; e < CNT; e++)
+                sb[b * CNT + e] = value(t->me, b, e);
+        for (int i = 0; i < MAXN * CNT; i++)
+            rb[i] = UNTOUCHED;
+        if (mode == NONBLOCKING)
+            CHECK_MPI(MPI_Ineighbor_alltoall(sb, CNT, MPI_INT, rb, CNT, MPI_INT, t->comm, &req));
+        else if (mode == BLOCKING)
+            CHECK_MPI(MPI_Neighbor_alltoall(sb, CNT, MPI_INT, rb, CNT, MPI_INT, t->comm));
+#if HAVE_PERSIST
+        else if (!round_no)
+            CHECK_MPI(MPI_Neighbor_alltoall_init(sb, CNT, MPI_INT, rb, CNT, MPI_INT, t->comm, MPI_INFO_NULL, &req));
+#endif
+        wait_if(&req, mode);
+        for (int j = 0; j < t->in; j++)
+            check_block(t, j, rb + CNT * j, CNT, "alltoall");
+    }
+    free_if(&req, mode);
 }
 
 /* Block b of the sender has b % 3 + 1 elements (any pairing: 3); the receiver takes them into every other
@@ -262,113 +335,131 @@ static int vcount(int b)
     return ANY_PAIRING ? 3 : b % 3 + 1;
 }
 
-static void alltoallv(const struct topo *t, int nb)
+static void alltoallv(const struct topo *t, int mode)
 {
     int sb[MAXN * CNT], sc[MAXN], sd[MAXN], rb[MAXN * 8], rc[MAXN], rd[MAXN], got[CNT];
-    MPI_Request req, *r = nb ? &req : NULL;
+    MPI_Request req;
     MPI_Datatype strided;
     CHECK_MPI(MPI_Type_vector(1, 1, 2, MPI_INT, &strided)); /* one int; with the resize, every other one */
     MPI_Datatype every_other;
     CHECK_MPI(MPI_Type_create_resized(strided, 0, 2 * sizeof(int), &every_other));
     CHECK_MPI(MPI_Type_commit(&every_other));
-    for (int b = 0, at = 0; b < t->out; b++) {
-        sc[b] = vcount(b);
-        sd[b] = at;
-        for (int e = 0; e < sc[b]; e++)
-            sb[at + e] = value(t->me, b, e);
-        at += sc[b];
-    }
     for (int j = 0, at = 0; j < t->in; j++) {
         /* The count the sender uses for this block; unknown for MPI_Dist_graph_create's graph: take 3 */
         rc[j] = t->from_block[j] >= 0 ? vcount(t->from_block[j]) : t->from_block[j] == -2 ? 3 : 1;
         rd[j] = at;
         at += rc[j] + 1;
     }
-    for (int i = 0; i < MAXN * 8; i++)
-        rb[i] = UNTOUCHED;
-    if (nb)
-        CHECK_MPI(MPI_Ineighbor_alltoallv(sb, sc, sd, MPI_INT, rb, rc, rd, every_other, t->comm, r));
-    else
-        CHECK_MPI(MPI_Neighbor_alltoallv(sb, sc, sd, MPI_INT, rb, rc, rd, every_other, t->comm));
-    CHECK_MPI(MPI_Type_free(&every_other)); /* a pending call keeps using it */
-    CHECK_MPI(MPI_Type_free(&strided));
-    wait_if(r);
-    for (int j = 0; j < t->in; j++) {
-        int n = t->from_block[j] == -2 ? 0 : rc[j]; /* a shorter message leaves the rest alone */
-        for (int e = 0; e < rc[j]; e++) {
-            got[e] = rb[2 * rd[j] + 2 * e];
-            CHECK_EQ(UNTOUCHED, rb[2 * rd[j] + 2 * e + 1]);
+    for (round_no = 0; round_no < rounds(mode); round_no++) {
+        for (int b = 0, at = 0; b < t->out; b++) {
+            sc[b] = vcount(b);
+            sd[b] = at;
+            for (int e = 0; e < sc[b]; e++)
+                sb[at + e] = value(t->me, b, e);
+            at += sc[b];
         }
-        if (t->from_block[j] == -2) {
-            n = vcount((got[0] % 10000) / 100);
-            for (int e = n; e < rc[j]; e++)
-                CHECK_EQ(UNTOUCHED, got[e]);
+        for (int i = 0; i < MAXN * 8; i++)
+            rb[i] = UNTOUCHED;
+        if (mode == NONBLOCKING)
+            CHECK_MPI(MPI_Ineighbor_alltoallv(sb, sc, sd, MPI_INT, rb, rc, rd, every_other, t->comm, &req));
+        else if (mode == BLOCKING)
+            CHECK_MPI(MPI_Neighbor_alltoallv(sb, sc, sd, MPI_INT, rb, rc, rd, every_other, t->comm));
+#if HAVE_PERSIST
+        else if (!round_no)
+            CHECK_MPI(MPI_Neighbor_alltoallv_init(sb, sc, sd, MPI_INT, rb, rc, rd, every_other, t->comm,
+                                                  MPI_INFO_NULL, &req));
+#endif
+        if (!round_no && !KEEP_TYPE(mode)) { /* a pending or persistent call keeps using it */
+            CHECK_MPI(MPI_Type_free(&every_other));
+            CHECK_MPI(MPI_Type_free(&strided));
         }
-        check_block(t, j, got, n, "alltoallv");
+        wait_if(&req, mode);
+        for (int j = 0; j < t->in; j++) {
+            int n = t->from_block[j] == -2 ? 0 : rc[j]; /* a shorter message leaves the rest alone */
+            for (int e = 0; e < rc[j]; e++) {
+                got[e] = rb[2 * rd[j] + 2 * e];
+                CHECK_EQ(UNTOUCHED, rb[2 * rd[j] + 2 * e + 1]);
+            }
+            if (t->from_block[j] == -2) {
+                n = vcount((got[0] % 10000) / 100);
+                for (int e = n; e < rc[j]; e++)
+                    CHECK_EQ(UNTOUCHED, got[e]);
+            }
+            check_block(t, j, got, n, "alltoallv");
+        }
+    }
+    free_if(&req, mode);
+    if (KEEP_TYPE(mode)) {
+        CHECK_MPI(MPI_Type_free(&every_other));
+        CHECK_MPI(MPI_Type_free(&strided));
     }
 }
 
 /* Blocks of ints and of doubles alternate (ints only where the pairing is not known); displacements in
  * bytes, blocks in reverse order in memory. */
-static void alltoallw(const struct topo *t, int nb)
+static void fill_w(const struct topo *t, int known, char *sb, const MPI_Aint *sd, char *rb, size_t rbytes)
+{
+    for (int b = 0; b < t->out; b++)
+        for (int e = 0; e < CNT; e++) {
+            int v = value(t->me, b, e);
+            double dv = v;
+            if (known && b % 2)
+                memcpy(sb + sd[b] + 8 * e, &dv, 8);
+            else /* ints everywhere when the pairing is not known */
+                memcpy(sb + sd[b] + 4 * e, &v, 4);
+        }
+    for (size_t i = 0; i < rbytes / sizeof(int); i++)
+        ((int *)(void *)rb)[i] = UNTOUCHED;
+}
+
+static void alltoallw(const struct topo *t, int mode)
 {
     char sb[MAXN * CNT * 8], rb[MAXN * CNT * 8];
     int sc[MAXN], rc[MAXN];
     MPI_Aint sd[MAXN], rd[MAXN];
     MPI_Datatype st[MAXN], rt[MAXN];
-    MPI_Request req, *r = nb ? &req : NULL;
-    for (int b = 0; b < t->out; b++) {
-        sc[b] = CNT;
-        sd[b] = (MPI_Aint)((t->out - 1 - b) * CNT * 8);
-        st[b] = b % 2 ? MPI_DOUBLE : MPI_INT;
-        for (int e = 0; e < CNT; e++) {
-            int v = value(t->me, b, e);
-            double dv = v;
-            if (b % 2)
-                memcpy(sb + sd[b] + 8 * e, &dv, 8);
-            else
-                memcpy(sb + sd[b] + 4 * e, &v, 4);
-        }
-    }
+    MPI_Request req;
     int known = 1;
     for (int j = 0; j < t->in; j++)
         known &= t->from_block[j] != -2;
     /* Every rank must agree on whether doubles are sent. */
     CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &known, 1, MPI_INT, MPI_MIN, t->comm));
+    for (int b = 0; b < t->out; b++) {
+        sc[b] = CNT;
+        sd[b] = (MPI_Aint)((t->out - 1 - b) * CNT * 8);
+        st[b] = known && b % 2 ? MPI_DOUBLE : MPI_INT;
+    }
     for (int j = 0; j < t->in; j++) {
         rc[j] = CNT;
         rd[j] = (MPI_Aint)(j * CNT * 8);
         /* The sender's block parity says the type; for MPI_Dist_graph_create's graph only ints are sent. */
         rt[j] = known && t->from_block[j] >= 0 && t->from_block[j] % 2 ? MPI_DOUBLE : MPI_INT;
     }
-    if (!known)
-        for (int b = 0; b < t->out; b++)
-            st[b] = MPI_INT;
-    if (!known) /* ints everywhere: rewrite the double blocks as ints */
-        for (int b = 0; b < t->out; b++)
+    for (round_no = 0; round_no < rounds(mode); round_no++) {
+        fill_w(t, known, sb, sd, rb, sizeof rb);
+        if (mode == NONBLOCKING)
+            CHECK_MPI(MPI_Ineighbor_alltoallw(sb, sc, sd, st, rb, rc, rd, rt, t->comm, &req));
+        else if (mode == BLOCKING)
+            CHECK_MPI(MPI_Neighbor_alltoallw(sb, sc, sd, st, rb, rc, rd, rt, t->comm));
+#if HAVE_PERSIST
+        else if (!round_no)
+            CHECK_MPI(MPI_Neighbor_alltoallw_init(sb, sc, sd, st, rb, rc, rd, rt, t->comm, MPI_INFO_NULL, &req));
+#endif
+        wait_if(&req, mode);
+        for (int j = 0; j < t->in; j++) {
+            int got[CNT];
             for (int e = 0; e < CNT; e++) {
-                int v = value(t->me, b, e);
-                memcpy(sb + sd[b] + 4 * e, &v, 4);
+                if (rt[j] == MPI_DOUBLE) {
+                    double dv;
+                    memcpy(&dv, rb + rd[j] + 8 * e, 8);
+                    got[e] = (int)dv;
+                } else
+                    memcpy(&got[e], rb + rd[j] + 4 * e, 4);
             }
-    for (size_t i = 0; i < sizeof rb / sizeof(int); i++)
-        ((int *)(void *)rb)[i] = UNTOUCHED;
-    if (nb)
-        CHECK_MPI(MPI_Ineighbor_alltoallw(sb, sc, sd, st, rb, rc, rd, rt, t->comm, r));
-    else
-        CHECK_MPI(MPI_Neighbor_alltoallw(sb, sc, sd, st, rb, rc, rd, rt, t->comm));
-    wait_if(r);
-    for (int j = 0; j < t->in; j++) {
-        int got[CNT];
-        for (int e = 0; e < CNT; e++) {
-            if (rt[j] == MPI_DOUBLE) {
-                double dv;
-                memcpy(&dv, rb + rd[j] + 8 * e, 8);
-                got[e] = (int)dv;
-            } else
-                memcpy(&got[e], rb + rd[j] + 4 * e, 4);
+            check_block(t, j, got, CNT, "alltoallw");
         }
-        check_block(t, j, got, CNT, "alltoallw");
     }
+    free_if(&req, mode);
 }
 
 int main(int argc, char **argv)
@@ -381,11 +472,11 @@ int main(int argc, char **argv)
         struct topo t;
         make(&t, kind);
         loosen_repeated(&t);
-        for (int nb = 0; nb < 2; nb++) {
-            allgather(&t, nb);
-            alltoall(&t, nb);
-            alltoallv(&t, nb);
-            alltoallw(&t, nb);
+        for (int mode = BLOCKING; mode <= (HAVE_PERSIST ? PERSISTENT : NONBLOCKING); mode++) {
+            allgather(&t, mode);
+            alltoall(&t, mode);
+            alltoallv(&t, mode);
+            alltoallw(&t, mode);
         }
         CHECK_MPI(MPI_Comm_free(&t.comm));
     }

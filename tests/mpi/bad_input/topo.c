@@ -361,6 +361,52 @@ static int ineighbor_alltoallw_counts(struct bad_ctx *x)
     return rc;
 }
 
+static int neighbor_allgather_init_notopo(struct bad_ctx *x)
+{
+    MPI_Request r;
+    return MPI_Neighbor_allgather_init(x->ibuf, 1, MPI_INT, x->ibuf2, 1, MPI_INT, x->comm, MPI_INFO_NULL, &r);
+}
+
+static int neighbor_allgatherv_init_request(struct bad_ctx *x)
+{
+    MPI_Comm c = self_ring(x);
+    int n[2] = {1, 1}, d[2] = {0, 1};
+    int rc = MPI_Neighbor_allgatherv_init(x->ibuf, 1, MPI_INT, x->ibuf2, n, d, MPI_INT, c, MPI_INFO_NULL, NULL);
+    MPI_Comm_free(&c);
+    return rc;
+}
+
+static int neighbor_alltoall_init_count(struct bad_ctx *x)
+{
+    MPI_Comm c = self_ring(x);
+    MPI_Request r;
+    int rc = MPI_Neighbor_alltoall_init(x->ibuf, 1, MPI_INT, x->ibuf2, -3, MPI_INT, c, MPI_INFO_NULL, &r);
+    MPI_Comm_free(&c);
+    return rc;
+}
+
+static int neighbor_alltoallv_init_displs(struct bad_ctx *x)
+{
+    MPI_Comm c = self_ring(x);
+    MPI_Request r;
+    int n[2] = {1, 1}, d[2] = {0, 1};
+    int rc = MPI_Neighbor_alltoallv_init(x->ibuf, n, d, MPI_INT, x->ibuf2, n, NULL, MPI_INT, c, MPI_INFO_NULL, &r);
+    MPI_Comm_free(&c);
+    return rc;
+}
+
+static int neighbor_alltoallw_init_types(struct bad_ctx *x)
+{
+    MPI_Comm c = self_ring(x);
+    MPI_Request r;
+    int n[2] = {1, 1};
+    MPI_Aint d[2] = {0, 16};
+    MPI_Datatype t[2] = {MPI_INT, MPI_INT};
+    int rc = MPI_Neighbor_alltoallw_init(x->ibuf, n, d, NULL, x->ibuf2, n, d, t, c, MPI_INFO_NULL, &r);
+    MPI_Comm_free(&c);
+    return rc;
+}
+
 const struct bad_case bad_topo[] = {
     {"graph_create_null", "MPI_Graph_create", MPI_ERR_COMM, "MPI_COMM_NULL", graph_create_null},
     {"graph_create_nnodes", "MPI_Graph_create", MPI_ERR_ARG, "nnodes 99", graph_create_nnodes},
@@ -427,5 +473,15 @@ const struct bad_case bad_topo[] = {
      ineighbor_alltoallv_type},
     {"ineighbor_alltoallw_counts", "MPI_Ineighbor_alltoallw", MPI_ERR_COUNT, "sendcounts[1] = -3",
      ineighbor_alltoallw_counts},
+    {"neighbor_allgather_init_notopo", "MPI_Neighbor_allgather_init", MPI_ERR_TOPOLOGY, "has no topology",
+     neighbor_allgather_init_notopo},
+    {"neighbor_allgatherv_init_request", "MPI_Neighbor_allgatherv_init", MPI_ERR_ARG, "request is NULL",
+     neighbor_allgatherv_init_request},
+    {"neighbor_alltoall_init_count", "MPI_Neighbor_alltoall_init", MPI_ERR_COUNT, "count -3",
+     neighbor_alltoall_init_count},
+    {"neighbor_alltoallv_init_displs", "MPI_Neighbor_alltoallv_init", MPI_ERR_ARG, "rdispls is NULL",
+     neighbor_alltoallv_init_displs},
+    {"neighbor_alltoallw_init_types", "MPI_Neighbor_alltoallw_init", MPI_ERR_ARG, "sendtypes is NULL",
+     neighbor_alltoallw_init_types},
     {NULL, NULL, 0, NULL, NULL},
 };

@@ -435,6 +435,20 @@ SKIFF_MPI_API int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, in
 SKIFF_MPI_API int PMPI_Start(MPI_Request *request);
 SKIFF_MPI_API int PMPI_Startall(int count, MPI_Request array_of_requests[]);
 
+/* Partitioned point-to-point (MPI-4.0). */
+SKIFF_MPI_API int MPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+SKIFF_MPI_API int MPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+SKIFF_MPI_API int MPI_Pready(int partition, MPI_Request request);
+SKIFF_MPI_API int MPI_Pready_range(int partition_low, int partition_high, MPI_Request request);
+SKIFF_MPI_API int MPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request);
+SKIFF_MPI_API int MPI_Parrived(MPI_Request request, int partition, int *flag);
+SKIFF_MPI_API int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+SKIFF_MPI_API int PMPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+SKIFF_MPI_API int PMPI_Pready(int partition, MPI_Request request);
+SKIFF_MPI_API int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request);
+SKIFF_MPI_API int PMPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request);
+SKIFF_MPI_API int PMPI_Parrived(MPI_Request request, int partition, int *flag);
+
 /* Derived datatypes and packing. */
 SKIFF_MPI_API int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 SKIFF_MPI_API int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);

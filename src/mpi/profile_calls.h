@@ -15,7 +15,8 @@
     X(MPI_Iprobe) X(MPI_Sendrecv) X(MPI_Sendrecv_replace)                                                \
     X(MPI_Mprobe) X(MPI_Improbe) X(MPI_Mrecv) X(MPI_Imrecv) X(MPI_Isendrecv) X(MPI_Isendrecv_replace)   \
     X(MPI_Send_init) X(MPI_Bsend_init) X(MPI_Ssend_init) X(MPI_Rsend_init) X(MPI_Recv_init) X(MPI_Start) \
-    X(MPI_Startall)                                                                                      \
+    X(MPI_Startall) X(MPI_Psend_init) X(MPI_Precv_init) X(MPI_Pready) X(MPI_Pready_range)                \
+    X(MPI_Pready_list) X(MPI_Parrived)                                                                   \
     /* completion */                                                                                     \
     X(MPI_Wait) X(MPI_Test) X(MPI_Waitall) X(MPI_Testall) X(MPI_Waitany) X(MPI_Testany) X(MPI_Waitsome)  \
     X(MPI_Testsome) X(MPI_Request_free) X(MPI_Request_get_status) X(MPI_Cancel) X(MPI_Test_cancelled)    \

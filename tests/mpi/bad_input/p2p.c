@@ -939,6 +939,162 @@ static int test_cancelled_null_flag(struct bad_ctx *x)
     return MPI_Test_cancelled(&x->status, NULL);
 }
 
+/* Partitioned requests: init arguments, then Pready and Parrived on requests of MPI_PROC_NULL (no message
+ * moves). part_send gives an inactive partitioned send of 4 partitions, started if asked. */
+static MPI_Request part_send(struct bad_ctx *x, int start)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    MPI_Psend_init(x->ibuf, 4, 2, MPI_INT, MPI_PROC_NULL, 0, x->comm, MPI_INFO_NULL, &r);
+    if (start)
+        MPI_Start(&r);
+    return r;
+}
+
+/* Marks what is left of a started part_send, completes and frees it. */
+static void part_send_end(MPI_Request r, int from)
+{
+    if (from < 4)
+        MPI_Pready_range(from, 3, r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    MPI_Request_free(&r);
+}
+
+static int psend_init_partitions_negative(struct bad_ctx *x)
+{
+    MPI_Request r;
+    return MPI_Psend_init(x->ibuf, -3, 1, MPI_INT, 0, 0, x->comm, MPI_INFO_NULL, &r);
+}
+
+static int psend_init_count_negative(struct bad_ctx *x)
+{
+    MPI_Request r;
+    return MPI_Psend_init(x->ibuf, 2, -3, MPI_INT, 0, 0, x->comm, MPI_INFO_NULL, &r);
+}
+
+static int psend_init_rank_high(struct bad_ctx *x)
+{
+    MPI_Request r;
+    return MPI_Psend_init(x->ibuf, 2, 1, MPI_INT, 99, 0, x->comm, MPI_INFO_NULL, &r);
+}
+
+static int psend_init_null_request(struct bad_ctx *x)
+{
+    return MPI_Psend_init(x->ibuf, 2, 1, MPI_INT, 0, 0, x->comm, MPI_INFO_NULL, NULL);
+}
+
+static int precv_init_any_source(struct bad_ctx *x)
+{
+    MPI_Request r;
+    return MPI_Precv_init(x->ibuf, 2, 1, MPI_INT, MPI_ANY_SOURCE, 0, x->comm, MPI_INFO_NULL, &r);
+}
+
+static int precv_init_any_tag(struct bad_ctx *x)
+{
+    MPI_Request r;
+    return MPI_Precv_init(x->ibuf, 2, 1, MPI_INT, 0, MPI_ANY_TAG, x->comm, MPI_INFO_NULL, &r);
+}
+
+static int precv_init_freed_comm(struct bad_ctx *x)
+{
+    MPI_Request r;
+    return MPI_Precv_init(x->ibuf, 2, 1, MPI_INT, 0, 0, bad_freed_comm(), MPI_INFO_NULL, &r);
+}
+
+static int pready_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Pready(0, MPI_REQUEST_NULL);
+}
+
+static int pready_inactive(struct bad_ctx *x)
+{
+    MPI_Request r = part_send(x, 0);
+    int rc = MPI_Pready(0, r);
+    MPI_Request_free(&r);
+    return rc;
+}
+
+static int pready_out_of_range(struct bad_ctx *x)
+{
+    MPI_Request r = part_send(x, 1);
+    int rc = MPI_Pready(7, r);
+    part_send_end(r, 0);
+    return rc;
+}
+
+static int pready_twice(struct bad_ctx *x)
+{
+    MPI_Request r = part_send(x, 1);
+    MPI_Pready(0, r);
+    int rc = MPI_Pready(0, r);
+    part_send_end(r, 1);
+    return rc;
+}
+
+static int pready_receive(struct bad_ctx *x)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    MPI_Precv_init(x->ibuf, 2, 1, MPI_INT, MPI_PROC_NULL, 0, x->comm, MPI_INFO_NULL, &r);
+    int rc = MPI_Pready(0, r);
+    MPI_Request_free(&r);
+    return rc;
+}
+
+static int pready_range_reversed(struct bad_ctx *x)
+{
+    MPI_Request r = part_send(x, 1);
+    int rc = MPI_Pready_range(3, 1, r);
+    part_send_end(r, 0);
+    return rc;
+}
+
+static int pready_list_null(struct bad_ctx *x)
+{
+    MPI_Request r = part_send(x, 1);
+    int rc = MPI_Pready_list(2, NULL, r);
+    part_send_end(r, 0);
+    return rc;
+}
+
+/* A list that names a partition twice marks none of it: all four can be marked afterwards. */
+static int pready_list_repeat(struct bad_ctx *x)
+{
+    static const int list[] = {2, 0, 2};
+    MPI_Request r = part_send(x, 1);
+    int rc = MPI_Pready_list(3, list, r);
+    if (MPI_Pready_range(0, 3, r) != MPI_SUCCESS)
+        rc = MPI_ERR_OTHER;
+    part_send_end(r, 4);
+    return rc;
+}
+
+static int parrived_null_flag(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Parrived(MPI_REQUEST_NULL, 0, NULL);
+}
+
+static int parrived_send(struct bad_ctx *x)
+{
+    int flag;
+    MPI_Request r = part_send(x, 0);
+    int rc = MPI_Parrived(r, 0, &flag);
+    MPI_Request_free(&r);
+    return rc;
+}
+
+static int parrived_out_of_range(struct bad_ctx *x)
+{
+    int flag;
+    MPI_Request r = MPI_REQUEST_NULL;
+    MPI_Precv_init(x->ibuf, 2, 1, MPI_INT, MPI_PROC_NULL, 0, x->comm, MPI_INFO_NULL, &r);
+    MPI_Start(&r);
+    int rc = MPI_Parrived(r, 5, &flag);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    MPI_Request_free(&r);
+    return rc;
+}
+
 const struct bad_case bad_p2p[] = {
     P2P_ROWS(send, "MPI_Send"),
     P2P_ROWS(ssend, "MPI_Ssend"),
@@ -1019,6 +1175,26 @@ const struct bad_case bad_p2p[] = {
      startall_null_entry},
     {"startall_repeat", "MPI_Startall", MPI_ERR_REQUEST, "array_of_requests[1] repeats", startall_repeat},
     {"startall_repeat_many", "MPI_Startall", MPI_ERR_REQUEST, "array_of_requests[39] repeats", startall_repeat_many},
+    {"psend_init_partitions_negative", "MPI_Psend_init", MPI_ERR_ARG, "invalid partitions -3",
+     psend_init_partitions_negative},
+    {"psend_init_count_negative", "MPI_Psend_init", MPI_ERR_COUNT, "invalid count -3", psend_init_count_negative},
+    {"psend_init_rank_high", "MPI_Psend_init", MPI_ERR_RANK, "invalid rank 99", psend_init_rank_high},
+    {"psend_init_null_request", "MPI_Psend_init", MPI_ERR_ARG, "request is NULL", psend_init_null_request},
+    {"precv_init_any_source", "MPI_Precv_init", MPI_ERR_RANK, "MPI_ANY_SOURCE", precv_init_any_source},
+    {"precv_init_any_tag", "MPI_Precv_init", MPI_ERR_TAG, "MPI_ANY_TAG", precv_init_any_tag},
+    {"precv_init_freed_comm", "MPI_Precv_init", MPI_ERR_COMM, "already freed", precv_init_freed_comm},
+    {"pready_null", "MPI_Pready", MPI_ERR_REQUEST, "is MPI_REQUEST_NULL", pready_null},
+    {"pready_inactive", "MPI_Pready", MPI_ERR_REQUEST, "is not active", pready_inactive},
+    {"pready_out_of_range", "MPI_Pready", MPI_ERR_ARG, "partition 7 is out of range", pready_out_of_range},
+    {"pready_twice", "MPI_Pready", MPI_ERR_ARG, "partition 0 is already marked ready", pready_twice},
+    {"pready_receive", "MPI_Pready", MPI_ERR_REQUEST, "is not a partitioned send", pready_receive},
+    {"pready_range_reversed", "MPI_Pready_range", MPI_ERR_ARG, "partition_low 3 is above partition_high 1",
+     pready_range_reversed},
+    {"pready_list_null", "MPI_Pready_list", MPI_ERR_ARG, "array_of_partitions is NULL", pready_list_null},
+    {"pready_list_repeat", "MPI_Pready_list", MPI_ERR_ARG, "partition 2 is already marked ready", pready_list_repeat},
+    {"parrived_null_flag", "MPI_Parrived", MPI_ERR_ARG, "flag is NULL", parrived_null_flag},
+    {"parrived_send", "MPI_Parrived", MPI_ERR_REQUEST, "is not a partitioned receive", parrived_send},
+    {"parrived_out_of_range", "MPI_Parrived", MPI_ERR_ARG, "partition 5 is out of range", parrived_out_of_range},
     {"sendrecv_dest_high", "MPI_Sendrecv", MPI_ERR_RANK, "invalid rank 99", sendrecv_dest_high},
     {"sendrecv_source_high", "MPI_Sendrecv", MPI_ERR_RANK, "invalid rank 98", sendrecv_source_high},
     {"sendrecv_sendtag", "MPI_Sendrecv", MPI_ERR_TAG, "invalid tag -7", sendrecv_sendtag},

@@ -323,6 +323,12 @@ SKIFF_MPI_API int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *stat
 SKIFF_MPI_API int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 SKIFF_MPI_API int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
 SKIFF_MPI_API int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+SKIFF_MPI_API int MPI_Buffer_flush(void);
+SKIFF_MPI_API int MPI_Buffer_iflush(MPI_Request *request);
+SKIFF_MPI_API int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+SKIFF_MPI_API int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
+SKIFF_MPI_API int MPI_Comm_flush_buffer(MPI_Comm comm);
+SKIFF_MPI_API int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
 SKIFF_MPI_API int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
 SKIFF_MPI_API int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
 SKIFF_MPI_API int MPI_Type_size(MPI_Datatype datatype, int *size);
@@ -387,6 +393,12 @@ SKIFF_MPI_API int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *sta
 SKIFF_MPI_API int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 SKIFF_MPI_API int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
 SKIFF_MPI_API int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+SKIFF_MPI_API int PMPI_Buffer_flush(void);
+SKIFF_MPI_API int PMPI_Buffer_iflush(MPI_Request *request);
+SKIFF_MPI_API int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+SKIFF_MPI_API int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
+SKIFF_MPI_API int PMPI_Comm_flush_buffer(MPI_Comm comm);
+SKIFF_MPI_API int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
 SKIFF_MPI_API int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
 SKIFF_MPI_API int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
 SKIFF_MPI_API int PMPI_Type_size(MPI_Datatype datatype, int *size);

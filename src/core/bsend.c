@@ -1,6 +1,8 @@
 #include "core/bsend.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/error.h"
 #include "core/progress.h"
@@ -8,47 +10,177 @@
 
 #define LINE 64 /* copies start on a cache line: the shared-memory copies run fastest from there */
 
-/* One message's share of the attached buffer; kept sorted by offset. */
+/* One message's share of a buffer; kept sorted by offset. seq orders the messages, so that a flush waits
+ * for those buffered before it and not for those sent after. */
 struct seg {
     struct seg *next;
+    struct bbuf *owner;
     size_t off, len;
+    uint64_t seq;
 };
 
-static struct {
-    char *base; /* MPI_BUFFER_AUTOMATIC: each message gets an allocation of its own */
+/* An attached buffer: the process's, or one communicator's (comm set). */
+struct bbuf {
+    struct bbuf *next;       /* the communicators' buffers */
+    struct skiff_comm *comm; /* NULL: the process's */
+    char *base;              /* MPI_BUFFER_AUTOMATIC: each message gets an allocation of its own */
     size_t size;
     struct seg *used;
-} bb;
+    uint64_t seq;                   /* the next message's */
+    struct skiff_request *flushers; /* MPI_Buffer_iflush requests, linked through next; upto in done */
+};
 
-int skiff_bsend_attach(void *buf, size_t size)
+static struct bbuf process;
+static struct bbuf *comm_buffers; /* few: a program attaches to a handful of communicators at most */
+
+static struct bbuf *find(struct skiff_comm *comm)
 {
-    if (bb.base == MPI_BUFFER_AUTOMATIC)
-        return skiff_err(MPI_ERR_BUFFER, "MPI_BUFFER_AUTOMATIC is already attached: detach it first");
-    if (bb.base)
-        return skiff_err(MPI_ERR_BUFFER, "a buffer of %zu bytes is already attached: detach it first", bb.size);
-    bb.base = buf;
-    bb.size = size;
-    bb.used = NULL;
+    if (!comm)
+        return &process;
+    for (struct bbuf *b = comm_buffers; b; b = b->next)
+        if (b->comm == comm)
+            return b;
+    return NULL;
+}
+
+static const char *owner_name(const struct bbuf *b)
+{
+    return b->comm ? skiff_comm_label(b->comm) : "the process";
+}
+
+int skiff_bsend_attach(struct skiff_comm *comm, void *buf, size_t size)
+{
+    struct bbuf *b = find(comm);
+    if (b && b->base == MPI_BUFFER_AUTOMATIC)
+        return skiff_err(MPI_ERR_BUFFER, "MPI_BUFFER_AUTOMATIC is already attached to %s: detach it first",
+                         owner_name(b));
+    if (b && b->base)
+        return skiff_err(MPI_ERR_BUFFER, "a buffer of %zu bytes is already attached to %s: detach it first",
+                         b->size, owner_name(b));
+    if (!b) {
+        if (!(b = calloc(1, sizeof *b)))
+            return skiff_err(MPI_ERR_NO_MEM, "cannot allocate the record of a communicator's buffer");
+        b->comm = comm;
+        b->next = comm_buffers;
+        comm_buffers = b;
+    }
+    b->base = buf;
+    b->size = size;
+    b->used = NULL;
     return MPI_SUCCESS;
 }
 
-int skiff_bsend_detach(void **buf, size_t *size)
+/* The oldest message still in b, or b->seq when it is empty. */
+static uint64_t oldest(const struct bbuf *b)
+{
+    uint64_t m = b->seq;
+    for (const struct seg *s = b->used; s; s = s->next)
+        if (s->seq < m)
+            m = s->seq;
+    return m;
+}
+
+static void wait_until_left(const struct bbuf *b, uint64_t upto)
 {
     struct skiff_waiter w = SKIFF_WAITER_INIT;
-    while (bb.used)
+    while (oldest(b) < upto)
         skiff_wait_step(&w);
-    *buf = bb.base;
-    *size = bb.size;
-    bb.base = NULL;
-    bb.size = 0;
+}
+
+static void unlink_comm_buffer(struct bbuf *b)
+{
+    for (struct bbuf **link = &comm_buffers; *link; link = &(*link)->next) {
+        if (*link == b) {
+            *link = b->next;
+            free(b);
+            return;
+        }
+    }
+}
+
+int skiff_bsend_detach(struct skiff_comm *comm, void **buf, size_t *size)
+{
+    struct bbuf *b = find(comm);
+    *buf = NULL;
+    *size = 0;
+    if (!b)
+        return MPI_SUCCESS;
+    wait_until_left(b, b->seq);
+    *buf = b->base;
+    *size = b->size;
+    b->base = NULL;
+    b->size = 0;
+    if (b->comm)
+        unlink_comm_buffer(b);
     return MPI_SUCCESS;
+}
+
+int skiff_bsend_flush(struct skiff_comm *comm)
+{
+    struct bbuf *b = find(comm);
+    if (b)
+        wait_until_left(b, b->seq);
+    return MPI_SUCCESS;
+}
+
+int skiff_bsend_iflush(struct skiff_comm *comm, struct skiff_request **out)
+{
+    struct bbuf *b = find(comm);
+    struct skiff_request *r = skiff_req_alloc(SKIFF_REQ_COLL);
+    if (!r)
+        return skiff_err(MPI_ERR_NO_MEM, "no request object left for a buffer flush");
+    r->comm = comm ? comm : &skiff_comm_world;
+    r->peer = MPI_PROC_NULL;
+    r->tag = MPI_ANY_TAG;
+    *out = r;
+    if (!b || oldest(b) >= b->seq) {
+        r->state = SKIFF_RS_DONE;
+        return MPI_SUCCESS;
+    }
+    r->state = SKIFF_RS_POSTED;
+    r->done = (size_t)b->seq;
+    r->next = b->flushers;
+    b->flushers = r;
+    return MPI_SUCCESS;
+}
+
+/* After a message left b: complete the flushes that waited for nothing newer. */
+static void wake_flushers(struct bbuf *b)
+{
+    uint64_t m = oldest(b);
+    for (struct skiff_request **link = &b->flushers; *link;) {
+        struct skiff_request *r = *link;
+        if ((uint64_t)r->done > m) {
+            link = &r->next;
+            continue;
+        }
+        *link = r->next;
+        r->next = NULL;
+        skiff_req_complete(r);
+    }
+}
+
+void skiff_bsend_comm_freed(struct skiff_comm *comm)
+{
+    struct bbuf *b = comm ? find(comm) : NULL;
+    if (!b)
+        return;
+    wait_until_left(b, b->seq);
+    unlink_comm_buffer(b);
+}
+
+void skiff_bsend_finalize(void)
+{
+    while (comm_buffers)
+        unlink_comm_buffer(comm_buffers);
+    memset(&process, 0, sizeof process);
 }
 
 /* An automatic copy starts past its segment record, rounded up to a cache line: the allocation is
  * cache-line aligned, so the copy is too. */
 #define AUTO_RECORD ((sizeof(struct seg) + LINE - 1) / LINE * LINE)
 
-static struct seg *take_automatic(size_t len)
+static struct seg *take_automatic(struct bbuf *b, size_t len)
 {
     void *p = NULL;
     if (posix_memalign(&p, LINE, AUTO_RECORD + len) != 0)
@@ -56,51 +188,62 @@ static struct seg *take_automatic(size_t len)
     struct seg *n = p;
     n->off = 0;
     n->len = len;
-    n->next = bb.used;
-    bb.used = n;
+    n->next = b->used;
+    b->used = n;
     return n;
 }
 
 /* First fit between the segments in use. */
-static struct seg *take_space(size_t len)
+static struct seg *take_space(struct bbuf *b, size_t len)
 {
-    if (bb.base == MPI_BUFFER_AUTOMATIC)
-        return take_automatic(len);
-    size_t off = 0;
-    struct seg **link = &bb.used;
-    for (struct seg *s = bb.used; s; link = &s->next, s = s->next) {
-        if (s->off - off >= len)
-            break;
-        off = s->off + s->len;
+    struct seg *n;
+    if (b->base == MPI_BUFFER_AUTOMATIC) {
+        n = take_automatic(b, len);
+    } else {
+        size_t off = 0;
+        struct seg **link = &b->used;
+        for (struct seg *s = b->used; s; link = &s->next, s = s->next) {
+            if (s->off - off >= len)
+                break;
+            off = s->off + s->len;
+        }
+        if (off + len > b->size || !(n = malloc(sizeof *n)))
+            return NULL;
+        n->off = off;
+        n->len = len;
+        n->next = *link;
+        *link = n;
     }
-    if (off + len > bb.size)
-        return NULL;
-    struct seg *n = malloc(sizeof *n);
-    if (!n)
-        return NULL;
-    n->off = off;
-    n->len = len;
-    n->next = *link;
-    *link = n;
+    if (n) {
+        n->owner = b;
+        n->seq = b->seq++;
+    }
     return n;
+}
+
+static void give_back_seg(struct seg *s)
+{
+    struct bbuf *b = s->owner;
+    for (struct seg **link = &b->used; *link; link = &(*link)->next) {
+        if (*link == s) {
+            *link = s->next;
+            free(s);
+            break;
+        }
+    }
+    if (b->flushers)
+        wake_flushers(b);
 }
 
 static void give_back(struct skiff_request *r)
 {
-    struct seg *s = r->cookie;
-    for (struct seg **link = &bb.used; *link; link = &(*link)->next) {
-        if (*link == s) {
-            *link = s->next;
-            free(s);
-            return;
-        }
-    }
+    give_back_seg(r->cookie);
 }
 
-static size_t used_bytes(void)
+static size_t used_bytes(const struct bbuf *b)
 {
     size_t n = 0;
-    for (struct seg *s = bb.used; s; s = s->next)
+    for (const struct seg *s = b->used; s; s = s->next)
         n += s->len;
     return n;
 }
@@ -109,23 +252,25 @@ int skiff_bsend(const void *buf, size_t count, const struct skiff_type *t, int d
 {
     size_t bytes = skiff_type_packed_size(t, count);
     size_t len = (bytes + LINE - 1) & ~(size_t)(LINE - 1); /* keep copies cache-line aligned */
-    if (!bb.base)
+    struct bbuf *b = comm_buffers ? find(c) : NULL;
+    if (!b || !b->base)
+        b = &process;
+    if (!b->base)
         return skiff_err(MPI_ERR_BUFFER, "no buffer is attached for the %zu bytes to rank %d, tag %d: call "
-                         "MPI_Buffer_attach first", bytes, dest, tag);
-    struct seg *s = take_space(len ? len : LINE);
-    if (!s && bb.base == MPI_BUFFER_AUTOMATIC)
+                         "MPI_Buffer_attach or MPI_Comm_attach_buffer first", bytes, dest, tag);
+    struct seg *s = take_space(b, len ? len : LINE);
+    if (!s && b->base == MPI_BUFFER_AUTOMATIC)
         return skiff_err(MPI_ERR_NO_MEM, "cannot allocate %zu bytes to buffer the message to rank %d", bytes, dest);
     if (!s)
         return skiff_err(MPI_ERR_BUFFER,
-                         "no room for %zu bytes in the attached buffer (%zu bytes, %zu in use) for rank %d, tag %d",
-                         bytes, bb.size, used_bytes(), dest, tag);
-    char *copy = bb.base == MPI_BUFFER_AUTOMATIC ? (char *)s + AUTO_RECORD : bb.base + s->off;
+                         "no room for %zu bytes in the buffer attached to %s (%zu bytes, %zu in use) for rank %d, "
+                         "tag %d", bytes, owner_name(b), b->size, used_bytes(b), dest, tag);
+    char *copy = b->base == MPI_BUFFER_AUTOMATIC ? (char *)s + AUTO_RECORD : b->base + s->off;
     skiff_type_pack(buf, count, t, copy);
     struct skiff_request *r;
     int rc = skiff_send_start(copy, bytes, dest, tag, c, c->ctx, SKIFF_SEND_STANDARD, 0, &r);
     if (rc != MPI_SUCCESS) {
-        struct skiff_request tmp = {.cookie = s};
-        give_back(&tmp);
+        give_back_seg(s);
         return rc;
     }
     r->cookie = s;

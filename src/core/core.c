@@ -4,6 +4,7 @@
 #include <stddef.h>
 
 #include "boot/boot.h"
+#include "core/bsend.h"
 #include "core/comm.h"
 #include "core/match.h"
 #include "core/pt2pt.h"
@@ -124,6 +125,7 @@ void skiff_core_finalize(void)
     skiff.sleep_mixed = 0;
     skiff.peer_tr = NULL;
     skiff.via_tcp = NULL;
+    skiff_bsend_finalize();
     skiff_comm_finalize();
     skiff_req_finalize();
     skiff_boot_finalize();

@@ -146,32 +146,3 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
     return rc ? rc : completed_request(request, comm);
 }
 SKIFF_ALIAS(MPI_Ibsend)
-
-int PMPI_Buffer_attach(void *buffer, int size)
-{
-    SKIFF_ENTER(MPI_Buffer_attach);
-    SKIFF_REQUIRE_INIT();
-    /* MPI_BUFFER_AUTOMATIC ignores size. */
-    int automatic = buffer == MPI_BUFFER_AUTOMATIC;
-    int rc = size < 0 && !automatic ? skiff_err(MPI_ERR_ARG, "invalid buffer size %d (must be >= 0)", size)
-             : !buffer && size > 0  ? skiff_err(MPI_ERR_BUFFER, "buffer is NULL but size is %d", size)
-                                    : skiff_bsend_attach(buffer, automatic ? 0 : (size_t)size);
-    return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
-}
-SKIFF_ALIAS(MPI_Buffer_attach)
-
-int PMPI_Buffer_detach(void *buffer_addr, int *size)
-{
-    SKIFF_ENTER(MPI_Buffer_detach);
-    SKIFF_REQUIRE_INIT();
-    int rc = skiff_check_ptr(buffer_addr, "buffer_addr");
-    if (SKIFF_UNLIKELY(rc || (rc = skiff_check_ptr(size, "size"))))
-        return skiff_fail(MPI_COMM_WORLD, rc);
-    void *buf;
-    size_t sz;
-    skiff_bsend_detach(&buf, &sz);
-    *(void **)buffer_addr = buf;
-    *size = (int)sz;
-    return MPI_SUCCESS;
-}
-SKIFF_ALIAS(MPI_Buffer_detach)

@@ -194,6 +194,61 @@ static int buffer_detach_null_addr(struct bad_ctx *x)
     return MPI_Buffer_detach(NULL, &size);
 }
 
+static int comm_attach_buffer_null_comm(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Comm_attach_buffer(MPI_COMM_NULL, small_buffer, 50);
+}
+
+static int comm_attach_buffer_negative(struct bad_ctx *x)
+{
+    return MPI_Comm_attach_buffer(x->comm, small_buffer, -5);
+}
+
+static int comm_attach_buffer_twice(struct bad_ctx *x)
+{
+    void *addr;
+    int size;
+    MPI_Comm_attach_buffer(x->comm, small_buffer, 40);
+    int rc = MPI_Comm_attach_buffer(x->comm, small_buffer + 50, 50);
+    MPI_Comm_detach_buffer(x->comm, &addr, &size);
+    return rc;
+}
+
+/* The communicator's buffer is used instead of the process's, however small. */
+static int comm_bsend_too_big(struct bad_ctx *x)
+{
+    void *addr;
+    int size;
+    MPI_Comm_attach_buffer(x->self, small_buffer, sizeof small_buffer);
+    int rc = MPI_Bsend(x->ibuf, 64, MPI_INT, 0, 0, x->self);
+    MPI_Comm_detach_buffer(x->self, &addr, &size);
+    return rc;
+}
+
+static int comm_detach_buffer_null_size(struct bad_ctx *x)
+{
+    void *addr;
+    return MPI_Comm_detach_buffer(x->comm, &addr, NULL);
+}
+
+static int comm_flush_buffer_freed(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Comm_flush_buffer(bad_freed_comm());
+}
+
+static int comm_iflush_buffer_null_request(struct bad_ctx *x)
+{
+    return MPI_Comm_iflush_buffer(x->comm, NULL);
+}
+
+static int buffer_iflush_null_request(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Buffer_iflush(NULL);
+}
+
 static int buffer_detach_null_size(struct bad_ctx *x)
 {
     void *addr;
@@ -1123,6 +1178,19 @@ const struct bad_case bad_p2p[] = {
      buffer_attach_automatic_twice},
     {"buffer_detach_null_addr", "MPI_Buffer_detach", MPI_ERR_ARG, "buffer_addr is NULL", buffer_detach_null_addr},
     {"buffer_detach_null_size", "MPI_Buffer_detach", MPI_ERR_ARG, "size is NULL", buffer_detach_null_size},
+    {"buffer_iflush_null_request", "MPI_Buffer_iflush", MPI_ERR_ARG, "request is NULL", buffer_iflush_null_request},
+    {"comm_attach_buffer_null_comm", "MPI_Comm_attach_buffer", MPI_ERR_COMM, "MPI_COMM_NULL",
+     comm_attach_buffer_null_comm},
+    {"comm_attach_buffer_negative", "MPI_Comm_attach_buffer", MPI_ERR_ARG, "invalid buffer size -5",
+     comm_attach_buffer_negative},
+    {"comm_attach_buffer_twice", "MPI_Comm_attach_buffer", MPI_ERR_BUFFER, "40 bytes is already attached",
+     comm_attach_buffer_twice},
+    {"comm_bsend_too_big", "MPI_Bsend", MPI_ERR_BUFFER, "attached to MPI_COMM_SELF", comm_bsend_too_big},
+    {"comm_detach_buffer_null_size", "MPI_Comm_detach_buffer", MPI_ERR_ARG, "size is NULL",
+     comm_detach_buffer_null_size},
+    {"comm_flush_buffer_freed", "MPI_Comm_flush_buffer", MPI_ERR_COMM, "already freed", comm_flush_buffer_freed},
+    {"comm_iflush_buffer_null_request", "MPI_Comm_iflush_buffer", MPI_ERR_ARG, "request is NULL",
+     comm_iflush_buffer_null_request},
     P2P_ROWS(recv, "MPI_Recv"),
     P2P_ROWS(irecv, "MPI_Irecv"),
     {"recv_uncommitted", "MPI_Recv", MPI_ERR_TYPE, "not committed", recv_uncommitted},

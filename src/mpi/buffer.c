@@ -1,0 +1,130 @@
+/* The buffers of buffered sends (core/bsend.c): the process's (MPI_Buffer_*) and, from MPI-4.1, one per
+ * communicator (MPI_Comm_*_buffer), with flushes that wait for the messages buffered so far and leave
+ * the buffer attached. */
+#include "core/bsend.h"
+#include "mpi/mpi_impl.h"
+
+static int check_attach(const void *buffer, int size)
+{
+    /* MPI_BUFFER_AUTOMATIC ignores size. */
+    if (buffer == MPI_BUFFER_AUTOMATIC)
+        return MPI_SUCCESS;
+    if (size < 0)
+        return skiff_err(MPI_ERR_ARG, "invalid buffer size %d (must be >= 0)", size);
+    if (!buffer && size > 0)
+        return skiff_err(MPI_ERR_BUFFER, "buffer is NULL but size is %d", size);
+    return MPI_SUCCESS;
+}
+
+static int attach(struct skiff_comm *c, void *buffer, int size)
+{
+    int rc = check_attach(buffer, size);
+    return rc ? rc : skiff_bsend_attach(c, buffer, buffer == MPI_BUFFER_AUTOMATIC ? 0 : (size_t)size);
+}
+
+/* buffer_addr receives the address itself (the standard's void * that really is a void **). */
+static int detach(struct skiff_comm *c, void *buffer_addr, int *size)
+{
+    int rc = skiff_check_ptr(buffer_addr, "buffer_addr");
+    if (rc || (rc = skiff_check_ptr(size, "size")))
+        return rc;
+    void *buf;
+    size_t sz;
+    skiff_bsend_detach(c, &buf, &sz);
+    *(void **)buffer_addr = buf;
+    *size = (int)sz;
+    return MPI_SUCCESS;
+}
+
+static int iflush(struct skiff_comm *c, MPI_Request *request)
+{
+    struct skiff_request *r = NULL;
+    int rc = skiff_check_ptr(request, "request");
+    if (rc || (rc = skiff_bsend_iflush(c, &r)))
+        return rc;
+    *request = skiff_req_handle(r);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Buffer_attach(void *buffer, int size)
+{
+    SKIFF_ENTER(MPI_Buffer_attach);
+    SKIFF_REQUIRE_INIT();
+    int rc = attach(NULL, buffer, size);
+    return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Buffer_attach)
+
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    SKIFF_ENTER(MPI_Buffer_detach);
+    SKIFF_REQUIRE_INIT();
+    int rc = detach(NULL, buffer_addr, size);
+    return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Buffer_detach)
+
+int PMPI_Buffer_flush(void)
+{
+    SKIFF_ENTER(MPI_Buffer_flush);
+    SKIFF_REQUIRE_INIT();
+    return skiff_bsend_flush(NULL);
+}
+SKIFF_ALIAS(MPI_Buffer_flush)
+
+int PMPI_Buffer_iflush(MPI_Request *request)
+{
+    SKIFF_ENTER(MPI_Buffer_iflush);
+    SKIFF_REQUIRE_INIT();
+    int rc = iflush(NULL, request);
+    return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Buffer_iflush)
+
+int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
+{
+    struct skiff_comm *c = NULL;
+    SKIFF_ENTER(MPI_Comm_attach_buffer);
+    SKIFF_REQUIRE_INIT();
+    int rc = skiff_check_comm(comm, &c);
+    if (rc || (rc = attach(c, buffer, size)))
+        return skiff_fail(comm, rc);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Comm_attach_buffer)
+
+int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
+{
+    struct skiff_comm *c = NULL;
+    SKIFF_ENTER(MPI_Comm_detach_buffer);
+    SKIFF_REQUIRE_INIT();
+    int rc = skiff_check_comm(comm, &c);
+    if (rc || (rc = detach(c, buffer_addr, size)))
+        return skiff_fail(comm, rc);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Comm_detach_buffer)
+
+int PMPI_Comm_flush_buffer(MPI_Comm comm)
+{
+    struct skiff_comm *c = NULL;
+    SKIFF_ENTER(MPI_Comm_flush_buffer);
+    SKIFF_REQUIRE_INIT();
+    int rc = skiff_check_comm(comm, &c);
+    if (rc || (rc = skiff_bsend_flush(c)))
+        return skiff_fail(comm, rc);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Comm_flush_buffer)
+
+int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
+{
+    struct skiff_comm *c = NULL;
+    SKIFF_ENTER(MPI_Comm_iflush_buffer);
+    SKIFF_REQUIRE_INIT();
+    int rc = skiff_check_comm(comm, &c);
+    if (rc || (rc = iflush(c, request)))
+        return skiff_fail(comm, rc);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Comm_iflush_buffer)

@@ -513,6 +513,53 @@ SKIFF_MPI_API int PMPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
 SKIFF_MPI_API int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
 SKIFF_MPI_API int PMPI_Type_hindexed(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
 SKIFF_MPI_API int PMPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_displacements[], MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+
+/* Array datatypes, decoding a datatype, names, attributes and the Fortran 90 parameterized types. */
+enum {
+    MPI_ORDER_C = 0xC, MPI_ORDER_FORTRAN = 0xF,
+    MPI_DISTRIBUTE_NONE = 16, MPI_DISTRIBUTE_BLOCK = 17, MPI_DISTRIBUTE_CYCLIC = 18,
+    MPI_DISTRIBUTE_DFLT_DARG = 19,
+    MPI_COMBINER_NAMED = 101, MPI_COMBINER_DUP = 102, MPI_COMBINER_CONTIGUOUS = 103,
+    MPI_COMBINER_VECTOR = 104, MPI_COMBINER_HVECTOR = 105, MPI_COMBINER_INDEXED = 106,
+    MPI_COMBINER_HINDEXED = 107, MPI_COMBINER_INDEXED_BLOCK = 108, MPI_COMBINER_HINDEXED_BLOCK = 109,
+    MPI_COMBINER_STRUCT = 110, MPI_COMBINER_SUBARRAY = 111, MPI_COMBINER_DARRAY = 112,
+    MPI_COMBINER_F90_INTEGER = 113, MPI_COMBINER_F90_REAL = 114, MPI_COMBINER_F90_COMPLEX = 115,
+    MPI_COMBINER_RESIZED = 116, MPI_COMBINER_VALUE_INDEX = 117,
+    MPI_TYPECLASS_INTEGER = 192, MPI_TYPECLASS_REAL = 193, MPI_TYPECLASS_COMPLEX = 194
+};
+typedef int (MPI_Type_copy_attr_function)(MPI_Datatype datatype, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int (MPI_Type_delete_attr_function)(MPI_Datatype datatype, int keyval, void *attribute_val, void *extra_state);
+#define MPI_TYPE_NULL_COPY_FN   ((MPI_Type_copy_attr_function*)0x0)
+#define MPI_TYPE_DUP_FN         ((MPI_Type_copy_attr_function*)0x1)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function*)0x0)
+SKIFF_MPI_API int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner);
+SKIFF_MPI_API int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]);
+SKIFF_MPI_API int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+SKIFF_MPI_API int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn, MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval, void *extra_state);
+SKIFF_MPI_API int MPI_Type_free_keyval(int *type_keyval);
+SKIFF_MPI_API int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+SKIFF_MPI_API int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
+SKIFF_MPI_API int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+SKIFF_MPI_API int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+SKIFF_MPI_API int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+SKIFF_MPI_API int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+SKIFF_MPI_API int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+SKIFF_MPI_API int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+SKIFF_MPI_API int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner);
+SKIFF_MPI_API int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]);
+SKIFF_MPI_API int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+SKIFF_MPI_API int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn, MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval, void *extra_state);
+SKIFF_MPI_API int PMPI_Type_free_keyval(int *type_keyval);
+SKIFF_MPI_API int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+SKIFF_MPI_API int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
+SKIFF_MPI_API int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+SKIFF_MPI_API int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+SKIFF_MPI_API int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+SKIFF_MPI_API int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+SKIFF_MPI_API int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 SKIFF_MPI_API int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
 SKIFF_MPI_API int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
 SKIFF_MPI_API int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);

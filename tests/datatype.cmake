@@ -17,3 +17,12 @@ skiff_mpi_test(      dt_large_tiny          dt_large.c             "2"
   ENV SKIFF_SHM_FBOX=4096 SKIFF_SHM_CELLS=4 SKIFF_SHM_CELL=4096 SKIFF_SHM_CMA=0)
 # Negative extents and displacements: bounds, pack, p2p (count > 1, partial, rendezvous), collectives.
 skiff_mpi_test(      dt_negative            dt_negative.c          "1;2;3")
+# MPI_Type_create_subarray and _darray (every distribution, both orders) against layouts computed by the test;
+# a darray-distributed array sent part by part and gathered whole.
+skiff_mpi_test(      dt_array               dt_array.c             "1;2;3;4")
+# MPI_Type_get_envelope/get_contents for every combiner: exact contents, types rebuilt from them (down to the
+# named types, after the user freed the parts) pack the same bytes and carry a message the same way.
+skiff_mpi_test(      dt_decode              dt_decode.c            "1;2;3;4")
+# Datatype names, attributes (copy/delete callbacks through Type_dup, Type_free), Type_match_size and the
+# Fortran 90 parameterized types in messages and reductions.
+skiff_mpi_test(      dt_attr                dt_attr.c              "1;2;3;4")

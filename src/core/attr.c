@@ -6,12 +6,30 @@
 #include "core/comm.h"
 #include "core/error.h"
 
+enum kind { KIND_COMM, KIND_TYPE };
+
+/* The callbacks take the object's own handle type, so each kind keeps its own pointers. */
 struct keyval {
-    MPI_Comm_copy_attr_function *copy;
-    MPI_Comm_delete_attr_function *del;
+    enum kind kind;
+    union {
+        MPI_Comm_copy_attr_function *comm;
+        MPI_Type_copy_attr_function *type;
+    } copy;
+    union {
+        MPI_Comm_delete_attr_function *comm;
+        MPI_Type_delete_attr_function *type;
+    } del;
     void *extra;
     int user;  /* the user still holds the keyval */
     int refs;  /* attributes set with it */
+};
+
+/* An attribute list and the handle its callbacks are given. */
+struct owner {
+    enum kind kind;
+    struct skiff_attrs *l;
+    MPI_Comm comm;
+    MPI_Datatype type;
 };
 
 static struct {
@@ -19,7 +37,10 @@ static struct {
     int n;
 } keyvals;
 
-static struct keyval *keyval_get(int k)
+static const char *const kind_name[] = {"communicator", "datatype"};
+static const char *const kind_maker[] = {"MPI_Comm_create_keyval", "MPI_Type_create_keyval"};
+
+static struct keyval *slot(int k)
 {
     int i = k - SKIFF_KEYVAL_BASE;
     if (i < 0 || i >= keyvals.n || (!keyvals.v[i].user && !keyvals.v[i].refs))
@@ -27,9 +48,20 @@ static struct keyval *keyval_get(int k)
     return &keyvals.v[i];
 }
 
-static int bad_keyval(int k)
+static int bad_keyval(int k, enum kind kind)
 {
-    return skiff_err(MPI_ERR_KEYVAL, "invalid keyval %d (not created by MPI_Comm_create_keyval, or freed)", k);
+    struct keyval *kv = slot(k);
+    if (kv && kv->kind != kind)
+        return skiff_err(MPI_ERR_KEYVAL, "keyval %d was made for a %s by %s: it cannot be used on a %s", k,
+                         kind_name[kv->kind], kind_maker[kv->kind], kind_name[kind]);
+    return skiff_err(MPI_ERR_KEYVAL, "invalid keyval %d (not created by %s, or freed)", k, kind_maker[kind]);
+}
+
+/* A live keyval of the kind: the user's (user) or one an attribute still holds. */
+static struct keyval *keyval_get(int k, enum kind kind, int user)
+{
+    struct keyval *kv = slot(k);
+    return kv && kv->kind == kind && (kv->user || !user) ? kv : NULL;
 }
 
 /* A slot nobody uses any more, or a new one. */
@@ -45,24 +77,49 @@ static int free_slot(void)
     return keyvals.n++;
 }
 
-int skiff_keyval_create(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del, void *extra,
-                        int *keyval)
+static int keyval_create(struct keyval kv, int *keyval)
 {
     int i = free_slot();
     if (i < 0)
         return skiff_err(MPI_ERR_NO_MEM, "out of memory for keyval number %d", keyvals.n + 1);
-    keyvals.v[i] = (struct keyval){copy, del, extra, 1, 0};
+    kv.user = 1;
+    kv.refs = 0;
+    keyvals.v[i] = kv;
     *keyval = SKIFF_KEYVAL_BASE + i;
+    return MPI_SUCCESS;
+}
+
+int skiff_keyval_create(MPI_Comm_copy_attr_function *copy, MPI_Comm_delete_attr_function *del, void *extra,
+                        int *keyval)
+{
+    return keyval_create((struct keyval){.kind = KIND_COMM, .copy.comm = copy, .del.comm = del, .extra = extra},
+                         keyval);
+}
+
+int skiff_type_keyval_create(MPI_Type_copy_attr_function *copy, MPI_Type_delete_attr_function *del, void *extra,
+                             int *keyval)
+{
+    return keyval_create((struct keyval){.kind = KIND_TYPE, .copy.type = copy, .del.type = del, .extra = extra},
+                         keyval);
+}
+
+static int keyval_free(int k, enum kind kind)
+{
+    struct keyval *kv = keyval_get(k, kind, 1);
+    if (!kv)
+        return bad_keyval(k, kind);
+    kv->user = 0;
     return MPI_SUCCESS;
 }
 
 int skiff_keyval_free(int k)
 {
-    struct keyval *kv = keyval_get(k);
-    if (!kv || !kv->user)
-        return bad_keyval(k);
-    kv->user = 0;
-    return MPI_SUCCESS;
+    return keyval_free(k, KIND_COMM);
+}
+
+int skiff_type_keyval_free(int k)
+{
+    return keyval_free(k, KIND_TYPE);
 }
 
 /* A callback's own return value becomes an error code of ours that says which callback failed. */
@@ -74,26 +131,29 @@ static int callback_failed(const char *what, int k, int rc)
     return skiff_err(cls, "the %s callback of keyval %d returned %d", what, k, rc);
 }
 
-static int run_delete(struct skiff_comm *c, const struct skiff_attr *a)
+static int run_delete(const struct owner *o, const struct skiff_attr *a)
 {
     struct keyval *kv = &keyvals.v[a->keyval - SKIFF_KEYVAL_BASE];
-    if (kv->del == MPI_COMM_NULL_DELETE_FN)
-        return MPI_SUCCESS;
-    int rc = kv->del(c->handle, a->keyval, a->value, kv->extra);
+    int rc;
+    if (kv->kind == KIND_TYPE)
+        rc = kv->del.type == MPI_TYPE_NULL_DELETE_FN ? MPI_SUCCESS
+                                                     : kv->del.type(o->type, a->keyval, a->value, kv->extra);
+    else
+        rc = kv->del.comm == MPI_COMM_NULL_DELETE_FN ? MPI_SUCCESS
+                                                     : kv->del.comm(o->comm, a->keyval, a->value, kv->extra);
     return rc == MPI_SUCCESS ? rc : callback_failed("delete", a->keyval, rc);
 }
 
-static struct skiff_attr *find(const struct skiff_comm *c, int k)
+static struct skiff_attr *find(const struct skiff_attrs *l, int k)
 {
-    for (int i = 0; i < c->attrs.n; i++)
-        if (c->attrs.v[i].keyval == k)
-            return &c->attrs.v[i];
+    for (int i = 0; i < l->n; i++)
+        if (l->v[i].keyval == k)
+            return &l->v[i];
     return NULL;
 }
 
-static int append(struct skiff_comm *c, int k, void *value)
+static int append(struct skiff_attrs *l, int k, void *value)
 {
-    struct skiff_attrs *l = &c->attrs;
     if (l->n == l->cap) {
         int cap = l->cap ? 2 * l->cap : 4;
         struct skiff_attr *v = realloc(l->v, sizeof *v * (size_t)cap);
@@ -107,96 +167,179 @@ static int append(struct skiff_comm *c, int k, void *value)
     return MPI_SUCCESS;
 }
 
-/* Removes entry i, keeping the order of the others. */
-static void remove_at(struct skiff_comm *c, int i)
+/* Removes entry i, keeping the order of the others. After MPI_Finalize the keyvals are gone already. */
+static void remove_at(struct skiff_attrs *l, int i)
 {
-    keyvals.v[c->attrs.v[i].keyval - SKIFF_KEYVAL_BASE].refs--;
-    for (int j = i + 1; j < c->attrs.n; j++)
-        c->attrs.v[j - 1] = c->attrs.v[j];
-    c->attrs.n--;
+    int k = l->v[i].keyval - SKIFF_KEYVAL_BASE;
+    if (k >= 0 && k < keyvals.n)
+        keyvals.v[k].refs--;
+    for (int j = i + 1; j < l->n; j++)
+        l->v[j - 1] = l->v[j];
+    l->n--;
 }
 
-int skiff_attr_set(struct skiff_comm *c, int k, void *value)
+static int attr_set(const struct owner *o, int k, void *value)
 {
-    struct keyval *kv = keyval_get(k);
-    if (!kv || !kv->user)
-        return bad_keyval(k);
-    struct skiff_attr *a = find(c, k);
+    if (!keyval_get(k, o->kind, 1))
+        return bad_keyval(k, o->kind);
+    struct skiff_attr *a = find(o->l, k);
     if (!a)
-        return append(c, k, value);
+        return append(o->l, k, value);
     /* The old value goes through its delete callback before it is replaced. */
-    int rc = run_delete(c, a);
-    if (rc == MPI_SUCCESS && (a = find(c, k))) /* the callback may have changed the list */
+    int rc = run_delete(o, a);
+    if (rc == MPI_SUCCESS && (a = find(o->l, k))) /* the callback may have changed the list */
         a->value = value;
     return rc;
 }
 
-int skiff_attr_get(const struct skiff_comm *c, int k, void **value, int *flag)
+static int attr_get(const struct skiff_attrs *l, enum kind kind, int k, void **value, int *flag)
 {
-    if (!keyval_get(k))
-        return bad_keyval(k);
-    const struct skiff_attr *a = find(c, k);
+    if (!keyval_get(k, kind, 0))
+        return bad_keyval(k, kind);
+    const struct skiff_attr *a = find(l, k);
     *flag = a != NULL;
     if (a)
         *value = a->value;
     return MPI_SUCCESS;
 }
 
-int skiff_attr_delete(struct skiff_comm *c, int k)
+static int attr_delete(const struct owner *o, int k)
 {
-    if (!keyval_get(k))
-        return bad_keyval(k);
-    struct skiff_attr *a = find(c, k);
+    if (!keyval_get(k, o->kind, 0))
+        return bad_keyval(k, o->kind);
+    struct skiff_attr *a = find(o->l, k);
     if (!a) /* nothing to delete: not an error (MPICH agrees) */
         return MPI_SUCCESS;
-    int rc = run_delete(c, a);
-    if (rc == MPI_SUCCESS && (a = find(c, k))) /* the callback may have changed the list */
-        remove_at(c, (int)(a - c->attrs.v));
+    int rc = run_delete(o, a);
+    if (rc == MPI_SUCCESS && (a = find(o->l, k))) /* the callback may have changed the list */
+        remove_at(o->l, (int)(a - o->l->v));
     return rc;
 }
 
-static int copy_one(struct skiff_comm *from, struct skiff_comm *to, const struct skiff_attr *a)
+/* The copy callback decides whether the new object gets the attribute, and with what value. */
+static int run_copy(const struct owner *from, const struct skiff_attr *a, void **out, int *flag)
 {
     struct keyval *kv = &keyvals.v[a->keyval - SKIFF_KEYVAL_BASE];
-    if (kv->copy == MPI_COMM_NULL_COPY_FN)
+    int rc;
+    *flag = 0;
+    if (kv->kind == KIND_TYPE ? kv->copy.type == MPI_TYPE_NULL_COPY_FN : kv->copy.comm == MPI_COMM_NULL_COPY_FN)
         return MPI_SUCCESS;
-    if (kv->copy == MPI_COMM_DUP_FN)
-        return append(to, a->keyval, a->value);
-    void *out = NULL;
-    int flag = 0;
-    int rc = kv->copy(from->handle, a->keyval, kv->extra, a->value, &out, &flag);
-    if (rc != MPI_SUCCESS)
-        return callback_failed("copy", a->keyval, rc);
-    return flag ? append(to, a->keyval, out) : MPI_SUCCESS;
+    if (kv->kind == KIND_TYPE ? kv->copy.type == MPI_TYPE_DUP_FN : kv->copy.comm == MPI_COMM_DUP_FN) {
+        *out = a->value;
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    if (kv->kind == KIND_TYPE)
+        rc = kv->copy.type(from->type, a->keyval, kv->extra, a->value, out, flag);
+    else
+        rc = kv->copy.comm(from->comm, a->keyval, kv->extra, a->value, out, flag);
+    return rc == MPI_SUCCESS ? rc : callback_failed("copy", a->keyval, rc);
+}
+
+static int copy_all(const struct owner *from, struct skiff_attrs *to)
+{
+    for (int i = 0; i < from->l->n; i++) {
+        void *out = NULL;
+        int flag = 0;
+        int rc = run_copy(from, &from->l->v[i], &out, &flag);
+        if (!rc && flag)
+            rc = append(to, from->l->v[i].keyval, out);
+        if (rc)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+static int delete_all(const struct owner *o)
+{
+    while (o->l->n > 0) {
+        int rc = run_delete(o, &o->l->v[o->l->n - 1]);
+        if (rc)
+            return rc;
+        remove_at(o->l, o->l->n - 1);
+    }
+    return MPI_SUCCESS;
+}
+
+void skiff_attrs_drop(struct skiff_attrs *l)
+{
+    while (l->n > 0)
+        remove_at(l, l->n - 1);
+    free(l->v);
+    *l = (struct skiff_attrs){0, 0, NULL};
+}
+
+static struct owner of_comm(struct skiff_comm *c)
+{
+    return (struct owner){KIND_COMM, &c->attrs, c->handle, MPI_DATATYPE_NULL};
+}
+
+static struct owner of_type(struct skiff_attrs *l, MPI_Datatype h)
+{
+    return (struct owner){KIND_TYPE, l, MPI_COMM_NULL, h};
+}
+
+int skiff_attr_set(struct skiff_comm *c, int k, void *value)
+{
+    struct owner o = of_comm(c);
+    return attr_set(&o, k, value);
+}
+
+int skiff_attr_get(const struct skiff_comm *c, int k, void **value, int *flag)
+{
+    return attr_get(&c->attrs, KIND_COMM, k, value, flag);
+}
+
+int skiff_attr_delete(struct skiff_comm *c, int k)
+{
+    struct owner o = of_comm(c);
+    return attr_delete(&o, k);
 }
 
 int skiff_attr_copy_all(struct skiff_comm *from, struct skiff_comm *to)
 {
-    for (int i = 0; i < from->attrs.n; i++) {
-        int rc = copy_one(from, to, &from->attrs.v[i]);
-        if (rc)
-            return rc;
-    }
-    return MPI_SUCCESS;
+    struct owner o = of_comm(from);
+    return copy_all(&o, &to->attrs);
 }
 
 int skiff_attr_delete_all(struct skiff_comm *c)
 {
-    while (c->attrs.n > 0) {
-        int rc = run_delete(c, &c->attrs.v[c->attrs.n - 1]);
-        if (rc)
-            return rc;
-        remove_at(c, c->attrs.n - 1);
-    }
-    return MPI_SUCCESS;
+    struct owner o = of_comm(c);
+    return delete_all(&o);
 }
 
 void skiff_attr_drop_all(struct skiff_comm *c)
 {
-    while (c->attrs.n > 0)
-        remove_at(c, c->attrs.n - 1);
-    free(c->attrs.v);
-    c->attrs = (struct skiff_attrs){0, 0, NULL};
+    skiff_attrs_drop(&c->attrs);
+}
+
+int skiff_type_attr_set(struct skiff_attrs *l, MPI_Datatype h, int k, void *value)
+{
+    struct owner o = of_type(l, h);
+    return attr_set(&o, k, value);
+}
+
+int skiff_type_attr_get(const struct skiff_attrs *l, int k, void **value, int *flag)
+{
+    return attr_get(l, KIND_TYPE, k, value, flag);
+}
+
+int skiff_type_attr_delete(struct skiff_attrs *l, MPI_Datatype h, int k)
+{
+    struct owner o = of_type(l, h);
+    return attr_delete(&o, k);
+}
+
+int skiff_type_attr_copy_all(const struct skiff_attrs *from, MPI_Datatype fh, struct skiff_attrs *to)
+{
+    struct owner o = of_type((struct skiff_attrs *)(uintptr_t)from, fh); /* read only */
+    return copy_all(&o, to);
+}
+
+int skiff_type_attr_delete_all(struct skiff_attrs *l, MPI_Datatype h)
+{
+    struct owner o = of_type(l, h);
+    return delete_all(&o);
 }
 
 void skiff_attr_finalize(void)

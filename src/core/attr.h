@@ -1,6 +1,7 @@
-/* Attribute caching on communicators: keyvals with their copy and delete callbacks, and each communicator's
- * list of (keyval, value). The predefined attributes (MPI_TAG_UB, ...) are answered by the MPI layer and never
- * stored here. */
+/* Attribute caching on communicators and datatypes: keyvals with their copy and delete callbacks, and each
+ * object's list of (keyval, value). A keyval belongs to one kind of object: one made for datatypes is refused
+ * on a communicator and the other way round. The predefined attributes (MPI_TAG_UB, ...) are answered by the
+ * MPI layer and never stored here. */
 #ifndef SKIFF_ATTR_H
 #define SKIFF_ATTR_H
 
@@ -39,6 +40,17 @@ int skiff_attr_copy_all(struct skiff_comm *from, struct skiff_comm *to);
 int skiff_attr_delete_all(struct skiff_comm *c);
 /* Drops c's list without callbacks (a communicator that never reached the user, MPI_Finalize). */
 void skiff_attr_drop_all(struct skiff_comm *c);
+
+/* The same for datatypes: the list l belongs to the datatype whose handle (as the callbacks see it) is h. */
+int skiff_type_keyval_create(MPI_Type_copy_attr_function *copy, MPI_Type_delete_attr_function *del, void *extra,
+                             int *keyval);
+int skiff_type_keyval_free(int keyval);
+int skiff_type_attr_set(struct skiff_attrs *l, MPI_Datatype h, int keyval, void *value);
+int skiff_type_attr_get(const struct skiff_attrs *l, int keyval, void **value, int *flag);
+int skiff_type_attr_delete(struct skiff_attrs *l, MPI_Datatype h, int keyval);
+int skiff_type_attr_copy_all(const struct skiff_attrs *from, MPI_Datatype fh, struct skiff_attrs *to);
+int skiff_type_attr_delete_all(struct skiff_attrs *l, MPI_Datatype h);
+void skiff_attrs_drop(struct skiff_attrs *l);
 
 void skiff_attr_finalize(void);
 

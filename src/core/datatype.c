@@ -1,5 +1,6 @@
 /* Datatype handles and lifetimes: the predefined table, derived objects, references. */
 #include "core/datatype.h"
+#include "core/type_extra.h"
 
 #include <complex.h>
 #include <stdalign.h>
@@ -179,6 +180,7 @@ struct skiff_type *skiff_type_alloc(void)
 
 void skiff_type_release(struct skiff_type *t)
 {
+    skiff_type_extra_drop(t);
     free((void *)t->blocks);
     free((void *)t->runs);
     *t = (struct skiff_type){.next_free = pool};

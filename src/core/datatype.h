@@ -50,6 +50,7 @@ struct skiff_type {
     const struct skiff_block *blocks;
     size_t nruns;
     const struct skiff_run *runs;
+    struct skiff_type_extra *extra; /* how it was made, name, attributes (core/type_extra.h); may be NULL */
     struct skiff_type *next_free; /* pool of released objects */
 };
 

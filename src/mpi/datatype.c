@@ -3,6 +3,7 @@
 
 #include "core/pt2pt.h"
 #include "mpi/mpi_impl.h"
+#include "core/type_extra.h"
 
 /* A query: a live datatype (committed or not) and somewhere to put the answer. Errors of calls
  * without a communicator go to MPI_COMM_WORLD's handler. */
@@ -87,7 +88,7 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
     int rc = get_query2(datatype, type_name, "type_name", resultlen, "resultlen", &t);
     if (rc)
         return rc;
-    *resultlen = snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s", t->name);
+    *resultlen = snprintf(type_name, MPI_MAX_OBJECT_NAME, "%s", skiff_type_name(t));
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Type_get_name)
@@ -174,8 +175,11 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     int rc = get_updated(datatype, &t);
     if (rc)
         return rc;
-    if (t->predefined)
-        return skiff_fail_world(skiff_err(MPI_ERR_TYPE, "cannot free the predefined datatype %s", t->name));
+    if (skiff_type_fixed(t))
+        return skiff_fail_world(skiff_err(MPI_ERR_TYPE, "cannot free the predefined datatype %s%s", t->name,
+                                          t->predefined ? "" : " (made by MPI_Type_create_f90_*)"));
+    if ((rc = skiff_type_delete_attrs(t)))
+        return skiff_fail_world(rc);
     skiff_type_free(t); /* receives still pending with it keep their own reference */
     *datatype = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;
@@ -192,6 +196,11 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
         return rc;
     if ((rc = skiff_type_dup(t, &n)))
         return skiff_fail_world(rc);
+    if ((rc = skiff_type_record(n, &(struct skiff_type_record){MPI_COMBINER_DUP, {{0}}, NULL, 0, &oldtype, 1})) ||
+        (rc = skiff_type_copy_attrs(t, n))) {
+        skiff_type_free(n);
+        return skiff_fail_world(rc);
+    }
     *newtype = skiff_type_handle(n);
     return MPI_SUCCESS;
 }

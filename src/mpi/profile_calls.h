@@ -75,6 +75,10 @@
     X(MPI_Type_contiguous) X(MPI_Type_vector) X(MPI_Type_create_hvector) X(MPI_Type_hvector)             \
     X(MPI_Type_indexed) X(MPI_Type_create_hindexed) X(MPI_Type_hindexed) X(MPI_Type_create_indexed_block) \
     X(MPI_Type_create_hindexed_block) X(MPI_Type_create_struct) X(MPI_Type_struct)                       \
+    X(MPI_Type_create_subarray) X(MPI_Type_create_darray) X(MPI_Type_get_envelope)                       \
+    X(MPI_Type_get_contents) X(MPI_Type_set_name) X(MPI_Type_create_keyval) X(MPI_Type_free_keyval)      \
+    X(MPI_Type_set_attr) X(MPI_Type_get_attr) X(MPI_Type_delete_attr) X(MPI_Type_match_size)             \
+    X(MPI_Type_create_f90_integer) X(MPI_Type_create_f90_real) X(MPI_Type_create_f90_complex)            \
     X(MPI_Type_create_resized) X(MPI_Pack) X(MPI_Unpack) X(MPI_Pack_size) X(MPI_Get_address) X(MPI_Address)
 
 enum skiff_prof_call {

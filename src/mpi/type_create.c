@@ -2,6 +2,8 @@
  * builder (core/datatype.h) its pieces in type-map order; the builder flattens them. */
 #include "mpi/mpi_impl.h"
 
+#include "core/type_extra.h"
+
 static int check_blocklen(int len)
 {
     return len >= 0 ? MPI_SUCCESS : skiff_err(MPI_ERR_COUNT, "invalid blocklength %d (must be >= 0)", len);
@@ -21,10 +23,13 @@ static int begin(int count, MPI_Datatype oldtype, const MPI_Datatype *newtype, s
     return MPI_SUCCESS;
 }
 
-static int finish(struct skiff_type_builder *b, int pad, MPI_Datatype *newtype)
+/* The new type remembers its constructor's arguments (rec) for MPI_Type_get_contents. */
+static int finish(struct skiff_type_builder *b, int pad, const struct skiff_type_record *rec, MPI_Datatype *newtype)
 {
     struct skiff_type *t = NULL;
     int rc = skiff_tb_finish(b, pad, &t);
+    if (!rc && (rc = skiff_type_record(t, rec)))
+        skiff_type_free(t);
     if (rc)
         return skiff_fail_world(rc);
     *newtype = skiff_type_handle(t);
@@ -40,12 +45,15 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
     if (rc)
         return skiff_fail_world(rc);
     skiff_tb_add(&b, 0, (size_t)count, old->extent, old);
-    return finish(&b, 0, newtype);
+    return finish(&b, 0, &(struct skiff_type_record){MPI_COMBINER_CONTIGUOUS, {{&count, 1}}, NULL, 0, &oldtype, 1},
+                  newtype);
 }
 SKIFF_ALIAS(MPI_Type_contiguous)
 
-/* count blocks of blocklength old elements, block i at i * stride bytes. */
-static int hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
+/* count blocks of blocklength old elements, block i at i * stride bytes. ivec: MPI_Type_vector's arguments
+ * (stride in elements), else NULL. */
+static int hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, const int *ivec,
+                   MPI_Datatype *newtype)
 {
     struct skiff_type_builder b;
     const struct skiff_type *old = NULL;
@@ -54,7 +62,11 @@ static int hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype old
         return skiff_fail_world(rc);
     for (int i = 0; i < count; i++)
         skiff_tb_add(&b, (ptrdiff_t)i * stride, (size_t)blocklength, old->extent, old);
-    return finish(&b, 0, newtype);
+    const int ihv[2] = {count, blocklength};
+    struct skiff_type_record r = {MPI_COMBINER_HVECTOR, {{ihv, 2}}, &stride, 1, &oldtype, 1};
+    if (ivec)
+        r = (struct skiff_type_record){MPI_COMBINER_VECTOR, {{ivec, 3}}, NULL, 0, &oldtype, 1};
+    return finish(&b, 0, &r, newtype);
 }
 
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
@@ -62,7 +74,7 @@ int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtyp
     SKIFF_ENTER(MPI_Type_vector);
     const struct skiff_type *old = skiff_type_get(oldtype);
     MPI_Aint bytes = old ? (MPI_Aint)stride * old->extent : 0; /* a bad oldtype is reported below */
-    return hvector(count, blocklength, bytes, oldtype, newtype);
+    return hvector(count, blocklength, bytes, oldtype, (const int[3]){count, blocklength, stride}, newtype);
 }
 SKIFF_ALIAS(MPI_Type_vector)
 
@@ -70,14 +82,14 @@ int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Da
                              MPI_Datatype *newtype)
 {
     SKIFF_ENTER(MPI_Type_create_hvector);
-    return hvector(count, blocklength, stride, oldtype, newtype);
+    return hvector(count, blocklength, stride, oldtype, NULL, newtype);
 }
 SKIFF_ALIAS(MPI_Type_create_hvector)
 
 int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     SKIFF_ENTER(MPI_Type_hvector);
-    return hvector(count, blocklength, stride, oldtype, newtype);
+    return hvector(count, blocklength, stride, oldtype, NULL, newtype);
 }
 SKIFF_ALIAS(MPI_Type_hvector)
 
@@ -113,7 +125,14 @@ static int indexed(const struct indexed *x, MPI_Datatype oldtype, MPI_Datatype *
         ptrdiff_t disp = x->bytes ? x->hdispls[i] : (ptrdiff_t)x->idispls[i] * old->extent;
         skiff_tb_add(&b, disp, (size_t)(x->block ? x->blocklen : x->blocklens[i]), old->extent, old);
     }
-    return finish(&b, 0, newtype);
+    static const int combiner[2][2] = {{MPI_COMBINER_INDEXED, MPI_COMBINER_HINDEXED},
+                                       {MPI_COMBINER_INDEXED_BLOCK, MPI_COMBINER_HINDEXED_BLOCK}};
+    const int head[2] = {x->count, x->blocklen};
+    struct skiff_type_record r = {combiner[x->block][x->bytes],
+                                  {{head, x->block ? 2 : 1}, {x->block ? NULL : x->blocklens, x->block ? 0 : x->count},
+                                   {x->idispls, x->bytes ? 0 : x->count}},
+                                  x->hdispls, x->bytes ? x->count : 0, &oldtype, 1};
+    return finish(&b, 0, &r, newtype);
 }
 
 int PMPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
@@ -190,7 +209,10 @@ static int create_struct(int count, const int blocklens[], const MPI_Aint displs
         const struct skiff_type *t = skiff_type_get(types[i]);
         skiff_tb_add(&b, displs[i], (size_t)blocklens[i], t->extent, t);
     }
-    return finish(&b, 1, newtype);
+    return finish(&b, 1,
+                  &(struct skiff_type_record){MPI_COMBINER_STRUCT, {{&count, 1}, {blocklens, count}}, displs, count,
+                                              types, count},
+                  newtype);
 }
 
 int PMPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
@@ -218,6 +240,11 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
     if ((rc = skiff_check_dtype(oldtype, 0, &old)) || (rc = skiff_check_ptr(newtype, "newtype")) ||
         (rc = skiff_type_resized(old, lb, extent, &t)))
         return skiff_fail_world(rc);
+    const MPI_Aint bounds[2] = {lb, extent};
+    if ((rc = skiff_type_record(t, &(struct skiff_type_record){MPI_COMBINER_RESIZED, {{0}}, bounds, 2, &oldtype, 1}))) {
+        skiff_type_free(t);
+        return skiff_fail_world(rc);
+    }
     *newtype = skiff_type_handle(t);
     return MPI_SUCCESS;
 }

@@ -607,6 +607,351 @@ static int get_name_resultlen_null(struct bad_ctx *x)
     return MPI_Type_get_name(MPI_INT, name, NULL);
 }
 
+/* ---- MPI_Type_create_subarray, MPI_Type_create_darray */
+
+static const int g45[2] = {4, 5}, s22[2] = {2, 2}, o00[2] = {0, 0};
+
+static int subarray_ndims_zero(struct bad_ctx *x)
+{
+    MPI_Datatype t;
+    (void)x;
+    return MPI_Type_create_subarray(0, g45, s22, o00, MPI_ORDER_C, MPI_INT, &t);
+}
+
+static int subarray_size_zero(struct bad_ctx *x)
+{
+    const int sizes[2] = {4, 0};
+    MPI_Datatype t;
+    (void)x;
+    return MPI_Type_create_subarray(2, sizes, s22, o00, MPI_ORDER_C, MPI_INT, &t);
+}
+
+static int subarray_subsize_too_big(struct bad_ctx *x)
+{
+    const int sub[2] = {5, 2};
+    MPI_Datatype t;
+    (void)x;
+    return MPI_Type_create_subarray(2, g45, sub, o00, MPI_ORDER_C, MPI_INT, &t);
+}
+
+static int subarray_start_outside(struct bad_ctx *x)
+{
+    const int starts[2] = {0, 4};
+    MPI_Datatype t;
+    (void)x;
+    return MPI_Type_create_subarray(2, g45, s22, starts, MPI_ORDER_FORTRAN, MPI_INT, &t);
+}
+
+static int subarray_order_bad(struct bad_ctx *x)
+{
+    MPI_Datatype t;
+    (void)x;
+    return MPI_Type_create_subarray(2, g45, s22, o00, 7, MPI_INT, &t);
+}
+
+static int subarray_sizes_null(struct bad_ctx *x)
+{
+    MPI_Datatype t;
+    (void)x;
+    return MPI_Type_create_subarray(2, NULL, s22, o00, MPI_ORDER_C, MPI_INT, &t);
+}
+
+static int subarray_oldtype_null(struct bad_ctx *x)
+{
+    MPI_Datatype t;
+    (void)x;
+    return MPI_Type_create_subarray(2, g45, s22, o00, MPI_ORDER_C, MPI_DATATYPE_NULL, &t);
+}
+
+static int subarray_newtype_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Type_create_subarray(2, g45, s22, o00, MPI_ORDER_C, MPI_INT, NULL);
+}
+
+static const int block2[2] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_BLOCK},
+                 dflt2[2] = {MPI_DISTRIBUTE_DFLT_DARG, MPI_DISTRIBUTE_DFLT_DARG}, p21[2] = {2, 1};
+
+static int darray(int size, int rank, const int *gsizes, const int *distribs, const int *dargs, const int *psizes,
+                  int order)
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    int rc = MPI_Type_create_darray(size, rank, 2, gsizes, distribs, dargs, psizes, order, MPI_INT, &t);
+    if (rc == MPI_SUCCESS)
+        MPI_Type_free(&t);
+    return rc;
+}
+
+static int darray_size_zero(struct bad_ctx *x)
+{
+    (void)x;
+    return darray(0, 0, g45, block2, dflt2, p21, MPI_ORDER_C);
+}
+
+static int darray_rank_outside(struct bad_ctx *x)
+{
+    (void)x;
+    return darray(2, 99, g45, block2, dflt2, p21, MPI_ORDER_C);
+}
+
+static int darray_grid_not_size(struct bad_ctx *x)
+{
+    (void)x;
+    return darray(6, 0, g45, block2, dflt2, (const int[2]){2, 2}, MPI_ORDER_C);
+}
+
+static int darray_gsize_negative(struct bad_ctx *x)
+{
+    (void)x;
+    return darray(2, 0, (const int[2]){-3, 5}, block2, dflt2, p21, MPI_ORDER_C);
+}
+
+static int darray_distrib_bad(struct bad_ctx *x)
+{
+    (void)x;
+    return darray(2, 0, g45, (const int[2]){77, MPI_DISTRIBUTE_BLOCK}, dflt2, p21, MPI_ORDER_C);
+}
+
+static int darray_darg_bad(struct bad_ctx *x)
+{
+    (void)x;
+    return darray(2, 0, g45, block2, (const int[2]){-5, 1}, p21, MPI_ORDER_C);
+}
+
+static int darray_none_split(struct bad_ctx *x)
+{
+    (void)x;
+    return darray(2, 0, g45, (const int[2]){MPI_DISTRIBUTE_NONE, MPI_DISTRIBUTE_BLOCK}, dflt2, p21, MPI_ORDER_C);
+}
+
+static int darray_block_too_small(struct bad_ctx *x)
+{
+    (void)x;
+    return darray(2, 0, (const int[2]){10, 5}, block2, (const int[2]){3, MPI_DISTRIBUTE_DFLT_DARG}, p21,
+                  MPI_ORDER_C);
+}
+
+static int darray_order_bad(struct bad_ctx *x)
+{
+    (void)x;
+    return darray(2, 0, g45, block2, dflt2, p21, 8);
+}
+
+static int darray_psizes_null(struct bad_ctx *x)
+{
+    (void)x;
+    return darray(2, 0, g45, block2, dflt2, NULL, MPI_ORDER_C);
+}
+
+/* ---- MPI_Type_get_envelope, MPI_Type_get_contents, MPI_Type_set_name */
+
+static int envelope_datatype_null(struct bad_ctx *x)
+{
+    int ni, na, nd, c;
+    (void)x;
+    return MPI_Type_get_envelope(MPI_DATATYPE_NULL, &ni, &na, &nd, &c);
+}
+
+static int envelope_combiner_null(struct bad_ctx *x)
+{
+    int ni, na, nd;
+    (void)x;
+    return MPI_Type_get_envelope(MPI_INT, &ni, &na, &nd, NULL);
+}
+
+static int contents_named(struct bad_ctx *x)
+{
+    int ints[1];
+    MPI_Aint addrs[1];
+    MPI_Datatype types[1];
+    (void)x;
+    return MPI_Type_get_contents(MPI_INT, 1, 1, 1, ints, addrs, types);
+}
+
+static int contents(MPI_Datatype t, int maxi, int maxd, int *ints, MPI_Datatype *types)
+{
+    MPI_Aint addrs[1];
+    int rc = MPI_Type_get_contents(t, maxi, 0, maxd, ints, addrs, types);
+    if (rc == MPI_SUCCESS && types && types[0] != MPI_INT)
+        MPI_Type_free(&types[0]);
+    return rc;
+}
+
+static int contents_max_integers(struct bad_ctx *x)
+{
+    MPI_Datatype t = bad_uncommitted_type(), types[1];
+    int ints[3];
+    (void)x;
+    int rc = contents(t, 2, 1, ints, types);
+    MPI_Type_free(&t);
+    return rc;
+}
+
+static int contents_datatypes_null(struct bad_ctx *x)
+{
+    MPI_Datatype t = bad_uncommitted_type();
+    int ints[3];
+    (void)x;
+    int rc = contents(t, 3, 1, ints, NULL);
+    MPI_Type_free(&t);
+    return rc;
+}
+
+static int contents_freed(struct bad_ctx *x)
+{
+    MPI_Datatype types[1];
+    int ints[3];
+    (void)x;
+    return contents(bad_freed_type(), 3, 1, ints, types);
+}
+
+static int set_name_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Type_set_name(MPI_INT, NULL);
+}
+
+static int set_name_freed(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Type_set_name(bad_freed_type(), "stale");
+}
+
+/* ---- datatype attributes */
+
+static int type_create_keyval_out_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, NULL, NULL);
+}
+
+static int type_free_keyval_invalid(struct bad_ctx *x)
+{
+    int k = MPI_KEYVAL_INVALID;
+    (void)x;
+    return MPI_Type_free_keyval(&k);
+}
+
+static int type_free_keyval_twice(struct bad_ctx *x)
+{
+    int k, stale;
+    (void)x;
+    MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &k, NULL);
+    stale = k;
+    MPI_Type_free_keyval(&k);
+    return MPI_Type_free_keyval(&stale);
+}
+
+static int type_set_attr_keyval_bad(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Type_set_attr(MPI_INT, 12345, NULL);
+}
+
+/* A communicator keyval on a datatype, and the other way round. */
+static int type_set_attr_comm_keyval(struct bad_ctx *x)
+{
+    int k;
+    (void)x;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k, NULL);
+    int rc = MPI_Type_set_attr(MPI_INT, k, NULL);
+    MPI_Comm_free_keyval(&k);
+    return rc;
+}
+
+static int comm_set_attr_type_keyval(struct bad_ctx *x)
+{
+    int k;
+    MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &k, NULL);
+    int rc = MPI_Comm_set_attr(x->comm, k, NULL);
+    MPI_Type_free_keyval(&k);
+    return rc;
+}
+
+static int type_set_attr_datatype_null(struct bad_ctx *x)
+{
+    int k;
+    (void)x;
+    MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &k, NULL);
+    int rc = MPI_Type_set_attr(MPI_DATATYPE_NULL, k, NULL);
+    MPI_Type_free_keyval(&k);
+    return rc;
+}
+
+static int type_get_attr_flag_null(struct bad_ctx *x)
+{
+    int k;
+    void *v;
+    (void)x;
+    MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &k, NULL);
+    int rc = MPI_Type_get_attr(MPI_INT, k, &v, NULL);
+    MPI_Type_free_keyval(&k);
+    return rc;
+}
+
+static int type_delete_attr_keyval_invalid(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Type_delete_attr(MPI_INT, MPI_KEYVAL_INVALID);
+}
+
+/* ---- MPI_Type_match_size, MPI_Type_create_f90_* */
+
+static int match_size_class_bad(struct bad_ctx *x)
+{
+    MPI_Datatype t;
+    (void)x;
+    return MPI_Type_match_size(99, 4, &t);
+}
+
+static int match_size_none(struct bad_ctx *x)
+{
+    MPI_Datatype t;
+    (void)x;
+    return MPI_Type_match_size(MPI_TYPECLASS_REAL, 3, &t);
+}
+
+static int match_size_out_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 4, NULL);
+}
+
+static int f90_real_precision(struct bad_ctx *x)
+{
+    MPI_Datatype t;
+    (void)x;
+    return MPI_Type_create_f90_real(40, MPI_UNDEFINED, &t);
+}
+
+static int f90_real_nothing_asked(struct bad_ctx *x)
+{
+    MPI_Datatype t;
+    (void)x;
+    return MPI_Type_create_f90_real(MPI_UNDEFINED, MPI_UNDEFINED, &t);
+}
+
+static int f90_complex_out_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Type_create_f90_complex(6, 30, NULL);
+}
+
+static int f90_integer_range(struct bad_ctx *x)
+{
+    MPI_Datatype t;
+    (void)x;
+    return MPI_Type_create_f90_integer(99, &t);
+}
+
+static int free_f90(struct bad_ctx *x)
+{
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    (void)x;
+    MPI_Type_create_f90_real(6, MPI_UNDEFINED, &t);
+    return MPI_Type_free(&t);
+}
+
 /* ---- MPI_Get_count, MPI_Get_elements */
 
 static int get_count_datatype_null(struct bad_ctx *x)
@@ -930,6 +1275,59 @@ const struct bad_case bad_dtype[] = {
     {"get_name_datatype_null", "MPI_Type_get_name", MPI_ERR_TYPE, "MPI_DATATYPE_NULL", get_name_datatype_null},
     {"get_name_name_null", "MPI_Type_get_name", MPI_ERR_ARG, "type_name is NULL", get_name_name_null},
     {"get_name_resultlen_null", "MPI_Type_get_name", MPI_ERR_ARG, "resultlen is NULL", get_name_resultlen_null},
+    {"subarray_ndims_zero", "MPI_Type_create_subarray", MPI_ERR_DIMS, "ndims 0", subarray_ndims_zero},
+    {"subarray_size_zero", "MPI_Type_create_subarray", MPI_ERR_ARG, "array_of_sizes[1] = 0", subarray_size_zero},
+    {"subarray_subsize_too_big", "MPI_Type_create_subarray", MPI_ERR_ARG, "array_of_subsizes[0] = 5",
+     subarray_subsize_too_big},
+    {"subarray_start_outside", "MPI_Type_create_subarray", MPI_ERR_ARG, "array_of_starts[1] = 4",
+     subarray_start_outside},
+    {"subarray_order_bad", "MPI_Type_create_subarray", MPI_ERR_ARG, "order 7", subarray_order_bad},
+    {"subarray_sizes_null", "MPI_Type_create_subarray", MPI_ERR_ARG, "array_of_sizes is NULL", subarray_sizes_null},
+    {"subarray_oldtype_null", "MPI_Type_create_subarray", MPI_ERR_TYPE, "MPI_DATATYPE_NULL", subarray_oldtype_null},
+    {"subarray_newtype_null", "MPI_Type_create_subarray", MPI_ERR_ARG, "newtype is NULL", subarray_newtype_null},
+    {"darray_size_zero", "MPI_Type_create_darray", MPI_ERR_ARG, "size 0", darray_size_zero},
+    {"darray_rank_outside", "MPI_Type_create_darray", MPI_ERR_RANK, "rank 99", darray_rank_outside},
+    {"darray_grid_not_size", "MPI_Type_create_darray", MPI_ERR_ARG, "has 4 processes, not size = 6",
+     darray_grid_not_size},
+    {"darray_gsize_negative", "MPI_Type_create_darray", MPI_ERR_ARG, "array_of_gsizes[0] = -3", darray_gsize_negative},
+    {"darray_distrib_bad", "MPI_Type_create_darray", MPI_ERR_ARG, "array_of_distribs[0] = 77", darray_distrib_bad},
+    {"darray_darg_bad", "MPI_Type_create_darray", MPI_ERR_ARG, "array_of_dargs[0] = -5", darray_darg_bad},
+    {"darray_none_split", "MPI_Type_create_darray", MPI_ERR_ARG, "MPI_DISTRIBUTE_NONE", darray_none_split},
+    {"darray_block_too_small", "MPI_Type_create_darray", MPI_ERR_ARG, "array_of_dargs[0] = 3", darray_block_too_small},
+    {"darray_order_bad", "MPI_Type_create_darray", MPI_ERR_ARG, "order 8", darray_order_bad},
+    {"darray_psizes_null", "MPI_Type_create_darray", MPI_ERR_ARG, "array_of_psizes is NULL", darray_psizes_null},
+    {"envelope_datatype_null", "MPI_Type_get_envelope", MPI_ERR_TYPE, "MPI_DATATYPE_NULL", envelope_datatype_null},
+    {"envelope_combiner_null", "MPI_Type_get_envelope", MPI_ERR_ARG, "combiner is NULL", envelope_combiner_null},
+    {"contents_named", "MPI_Type_get_contents", MPI_ERR_TYPE, "MPI_COMBINER_NAMED", contents_named},
+    {"contents_max_integers", "MPI_Type_get_contents", MPI_ERR_ARG, "max_integers = 2", contents_max_integers},
+    {"contents_datatypes_null", "MPI_Type_get_contents", MPI_ERR_ARG, "array_of_datatypes is NULL",
+     contents_datatypes_null},
+    {"contents_freed", "MPI_Type_get_contents", MPI_ERR_TYPE, "freed", contents_freed},
+    {"set_name_null", "MPI_Type_set_name", MPI_ERR_ARG, "type_name is NULL", set_name_null},
+    {"set_name_freed", "MPI_Type_set_name", MPI_ERR_TYPE, "freed", set_name_freed},
+    {"type_create_keyval_out_null", "MPI_Type_create_keyval", MPI_ERR_ARG, "type_keyval is NULL",
+     type_create_keyval_out_null},
+    {"type_free_keyval_invalid", "MPI_Type_free_keyval", MPI_ERR_KEYVAL, "MPI_KEYVAL_INVALID",
+     type_free_keyval_invalid},
+    {"type_free_keyval_twice", "MPI_Type_free_keyval", MPI_ERR_KEYVAL, "or freed", type_free_keyval_twice},
+    {"type_set_attr_keyval_bad", "MPI_Type_set_attr", MPI_ERR_KEYVAL, "12345", type_set_attr_keyval_bad},
+    {"type_set_attr_comm_keyval", "MPI_Type_set_attr", MPI_ERR_KEYVAL, "made for a communicator",
+     type_set_attr_comm_keyval},
+    {"comm_set_attr_type_keyval", "MPI_Comm_set_attr", MPI_ERR_KEYVAL, "made for a datatype",
+     comm_set_attr_type_keyval},
+    {"type_set_attr_datatype_null", "MPI_Type_set_attr", MPI_ERR_TYPE, "MPI_DATATYPE_NULL",
+     type_set_attr_datatype_null},
+    {"type_get_attr_flag_null", "MPI_Type_get_attr", MPI_ERR_ARG, "flag is NULL", type_get_attr_flag_null},
+    {"type_delete_attr_keyval_invalid", "MPI_Type_delete_attr", MPI_ERR_KEYVAL, "MPI_KEYVAL_INVALID",
+     type_delete_attr_keyval_invalid},
+    {"match_size_class_bad", "MPI_Type_match_size", MPI_ERR_ARG, "typeclass 99", match_size_class_bad},
+    {"match_size_none", "MPI_Type_match_size", MPI_ERR_ARG, "has 3 bytes", match_size_none},
+    {"match_size_out_null", "MPI_Type_match_size", MPI_ERR_ARG, "datatype is NULL", match_size_out_null},
+    {"f90_real_precision", "MPI_Type_create_f90_real", MPI_ERR_ARG, "p = 40", f90_real_precision},
+    {"f90_real_nothing_asked", "MPI_Type_create_f90_real", MPI_ERR_ARG, "r = -32766", f90_real_nothing_asked},
+    {"f90_complex_out_null", "MPI_Type_create_f90_complex", MPI_ERR_ARG, "newtype is NULL", f90_complex_out_null},
+    {"f90_integer_range", "MPI_Type_create_f90_integer", MPI_ERR_ARG, "r = 99", f90_integer_range},
+    {"free_f90", "MPI_Type_free", MPI_ERR_TYPE, "MPI_Type_create_f90", free_f90},
     {"get_count_datatype_null", "MPI_Get_count", MPI_ERR_TYPE, "MPI_DATATYPE_NULL", get_count_datatype_null},
     {"get_count_status_ignore", "MPI_Get_count", MPI_ERR_ARG, "MPI_STATUS_IGNORE", get_count_status_ignore},
     {"get_count_count_null", "MPI_Get_count", MPI_ERR_ARG, "count is NULL", get_count_count_null},

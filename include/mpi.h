@@ -498,6 +498,30 @@ SKIFF_MPI_API int PMPI_Get_address(const void *location, MPI_Aint *address);
 SKIFF_MPI_API int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm);
 SKIFF_MPI_API int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm);
 SKIFF_MPI_API int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+/* The portable "external32" packing, the MPI_Count forms of the datatype queries, setting a status's
+ * element count, and address arithmetic. */
+SKIFF_MPI_API int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position);
+SKIFF_MPI_API int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype);
+SKIFF_MPI_API int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size);
+SKIFF_MPI_API int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+SKIFF_MPI_API int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+SKIFF_MPI_API int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+SKIFF_MPI_API int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+SKIFF_MPI_API int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+SKIFF_MPI_API int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+SKIFF_MPI_API MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+SKIFF_MPI_API MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+SKIFF_MPI_API int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position);
+SKIFF_MPI_API int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype);
+SKIFF_MPI_API int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size);
+SKIFF_MPI_API int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+SKIFF_MPI_API int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+SKIFF_MPI_API int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+SKIFF_MPI_API int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+SKIFF_MPI_API int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+SKIFF_MPI_API int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+SKIFF_MPI_API MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+SKIFF_MPI_API MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 /* MPI-1 names removed from the standard in MPI-3, still called by real codes. */
 SKIFF_MPI_API int MPI_Address(void *location, MPI_Aint *address);
 SKIFF_MPI_API int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent);

@@ -29,7 +29,13 @@ struct long_double_int { long double v; int i; };
                            .true_extent = sizeof(type), .contiguous = 1, .nelems = 1,                  \
                            .align = alignof(type), .nblocks = 1,                                       \
                            .blocks = (const struct skiff_block[]){{0, sizeof(type)}}, .nruns = 1,       \
-                           .runs = (const struct skiff_run[]){{sizeof(type), 1}}}
+                           .runs = (const struct skiff_run[]){{sizeof(type), 1, (MPI_Datatype)(h)}}}
+
+/* The predefined types a pair's value and index are (its runs: the type signature). */
+#define PAIR_VALUE(h)                                                                                  \
+    ((h) == 0x228 ? MPI_FLOAT : (h) == 0x229 ? MPI_DOUBLE : (h) == 0x22a ? MPI_LONG                    \
+     : (h) == 0x22c ? MPI_SHORT : MPI_LONG_DOUBLE)
+#define TWIN_VALUE(h) ((h) == 0x230 ? MPI_REAL : (h) == 0x231 ? MPI_DOUBLE_PRECISION : (h) == 0x232 ? MPI_INTEGER : MPI_INT)
 
 /* A pair is its value then an int, wherever the struct puts it: one block when they touch, else two.
  * Its size counts only the data; its extent includes the struct's padding. */
@@ -43,7 +49,8 @@ struct long_double_int { long double v; int i; };
         .blocks = (const struct skiff_block[]){{0, GLUED(st, first) ? sizeof(first) + sizeof(int)      \
                                                                      : sizeof(first)},                 \
                                                {offsetof(st, i), sizeof(int)}},                        \
-        .nruns = 2, .runs = (const struct skiff_run[]){{sizeof(first), 1}, {sizeof(int), 1}}}
+        .nruns = 2,                                                                                    \
+        .runs = (const struct skiff_run[]){{sizeof(first), 1, PAIR_VALUE(h)}, {sizeof(int), 1, MPI_INT}}}
 
 /* A pair of one type (MPI_2INT and the Fortran pairs, whose index has the value's type): no padding. */
 #define TWIN(h, type, nm)                                                                              \
@@ -51,7 +58,7 @@ struct long_double_int { long double v; int i; };
                            .true_extent = 2 * sizeof(type), .contiguous = 1, .nelems = 2,              \
                            .align = alignof(type), .nblocks = 1,                                       \
                            .blocks = (const struct skiff_block[]){{0, 2 * sizeof(type)}}, .nruns = 1,   \
-                           .runs = (const struct skiff_run[]){{sizeof(type), 2}}}
+                           .runs = (const struct skiff_run[]){{sizeof(type), 2, TWIN_VALUE(h)}}}
 
 /* Fortran types as gfortran lays them out on this platform: INTEGER, REAL and LOGICAL are 4 bytes,
  * LOGICAL is an integer with .true. = 1, COMPLEX is two REALs. REAL(16) is IEEE binary128 (_Float128),

@@ -18,9 +18,11 @@ struct skiff_block {
     size_t len;
 };
 
-/* count consecutive basic elements of size bytes each, in packing order (for MPI_Get_elements). */
+/* count consecutive basic elements of size bytes each, in packing order (for MPI_Get_elements). type:
+ * the predefined type they are (a pair's parts), so the runs are the type signature (external32). */
 struct skiff_run {
     size_t size, count;
+    MPI_Datatype type;
 };
 
 struct skiff_type {

@@ -61,17 +61,17 @@ static void add_block(struct skiff_type_builder *b, ptrdiff_t off, size_t len)
     b->blocks[b->nblocks++] = (struct skiff_block){off, len};
 }
 
-static void add_run(struct skiff_type_builder *b, size_t size, size_t count)
+static void add_run(struct skiff_type_builder *b, const struct skiff_run *r, size_t count)
 {
     if (count == 0 || b->err)
         return;
-    if (b->nruns && b->runs[b->nruns - 1].size == size) {
+    if (b->nruns && b->runs[b->nruns - 1].size == r->size && b->runs[b->nruns - 1].type == r->type) {
         b->runs[b->nruns - 1].count += count;
         return;
     }
     if (b->nruns == b->cap_runs && grow(b, (void **)&b->runs, &b->cap_runs, sizeof *b->runs))
         return;
-    b->runs[b->nruns++] = (struct skiff_run){size, count};
+    b->runs[b->nruns++] = (struct skiff_run){r->size, count, r->type};
 }
 
 static void widen(ptrdiff_t *lo, ptrdiff_t *hi, int *set, ptrdiff_t l, ptrdiff_t h)
@@ -124,11 +124,11 @@ static void add_data(struct skiff_type_builder *b, ptrdiff_t disp, size_t copies
             for (size_t i = 0; i < sub->nblocks; i++)
                 add_block(b, disp + (ptrdiff_t)k * stride + sub->blocks[i].off, sub->blocks[i].len);
     if (sub->nruns == 1)
-        add_run(b, sub->runs[0].size, copies * sub->runs[0].count);
+        add_run(b, &sub->runs[0], copies * sub->runs[0].count);
     else
         for (size_t k = 0; k < copies && !b->err; k++)
             for (size_t i = 0; i < sub->nruns; i++)
-                add_run(b, sub->runs[i].size, sub->runs[i].count);
+                add_run(b, &sub->runs[i], sub->runs[i].count);
 }
 
 void skiff_tb_add(struct skiff_type_builder *b, ptrdiff_t disp, size_t copies, ptrdiff_t stride,

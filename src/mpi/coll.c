@@ -7,9 +7,11 @@
 #include "core/op.h"
 #include "core/progress.h"
 #include "mpi/coll_check.h"
+#include "mpi/coll_plan.h"
 #include "mpi/coll_stage.h"
 #include "mpi/inter_coll.h"
 #include "mpi/mpi_impl.h"
+#include "mpi/red_stage.h"
 
 /* ------------------------------------------------------------------------------------------------ */
 
@@ -120,6 +122,15 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
 }
 SKIFF_ALIAS(MPI_Ibcast)
 
+/* A nonblocking reduction on a non-contiguous datatype runs the schedule the persistent form builds,
+ * whose steps stage the data (mpi/red_stage.h); rc: the planner's result. */
+static int run_plan(int rc, struct skiff_sched *s, MPI_Comm comm, struct skiff_request **r)
+{
+    if (!rc)
+        rc = skiff_sched_run(s, r);
+    return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
+}
+
 static int reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
                   struct skiff_request **r)
 {
@@ -133,10 +144,22 @@ static int reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt
                        : skiff_check_named_buf(sendbuf, (size_t)count, red.t, "sendbuf");
     if (rc)
         return skiff_fail(comm, rc);
+    struct skiff_sched *s = NULL;
+    struct skiff_red_stage st;
+    int staged = skiff_red_staged(&red);
+    if (staged && r) {
+        rc = skiff_plan_reduce(sendbuf, recvbuf, count, dt, op, root, comm, &s);
+        return run_plan(rc, s, comm, r);
+    }
+    if (staged && (rc = skiff_red_stage(&red, &sendbuf, &recvbuf, (size_t)count, x.is_root ? (size_t)count : 0, 0,
+                                        &st)))
+        return skiff_fail(comm, rc);
     if (x.in_place)
         sendbuf = recvbuf;
     rc = skiff_coll_reduce(skiff_shifted(sendbuf, &red), (void *)skiff_shifted(recvbuf, &red), red.count, red.dt, op,
                            root, x.c, r);
+    if (staged)
+        skiff_red_unstage(&st, !rc);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 
@@ -178,8 +201,19 @@ static int allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     int rc = skiff_ck_each_reduces(sendbuf, recvbuf, count, dt, op, comm, &c, &red);
     if (rc)
         return skiff_fail(comm, rc);
+    struct skiff_sched *s = NULL;
+    struct skiff_red_stage st;
+    int staged = skiff_red_staged(&red);
+    if (staged && r) {
+        rc = skiff_plan_allreduce(sendbuf, recvbuf, count, dt, op, comm, &s);
+        return run_plan(rc, s, comm, r);
+    }
+    if (staged && (rc = skiff_red_stage(&red, &sendbuf, &recvbuf, (size_t)count, (size_t)count, 0, &st)))
+        return skiff_fail(comm, rc);
     rc = skiff_coll_allreduce(skiff_red_input(sendbuf, recvbuf, &red), (void *)skiff_shifted(recvbuf, &red),
                               red.count, red.dt, op, c, r);
+    if (staged)
+        skiff_red_unstage(&st, !rc);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 
@@ -474,11 +508,19 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, const int counts[]
         rc = skiff_ck_reduce_scatter(sendbuf, recvbuf, counts, block, dt, op, c, &red);
     if (!rc && (sc = malloc((size_t)c->size * sizeof *sc)) == NULL)
         rc = skiff_err(MPI_ERR_NO_MEM, "out of memory for %d counts", c->size);
-    for (int i = 0; !rc && i < c->size; i++)
+    size_t total = 0, mine = rc ? 0 : (size_t)(counts ? counts[c->rank] : block);
+    for (int i = 0; !rc && i < c->size; i++) {
+        total += (size_t)(counts ? counts[i] : block);
         sc[i] = (size_t)(counts ? counts[i] : block) * red.scale;
+    }
+    struct skiff_red_stage st = {0};
+    if (!rc && skiff_red_staged(&red))
+        rc = skiff_red_stage(&red, &sendbuf, &recvbuf, total, mine, 0, &st);
     if (!rc)
         rc = skiff_coll_reduce_scatter(sendbuf == MPI_IN_PLACE ? NULL : skiff_shifted(sendbuf, &red),
                                        (void *)skiff_shifted(recvbuf, &red), sc, red.dt, op, c);
+    if (st.mem)
+        skiff_red_unstage(&st, !rc);
     free(sc);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
@@ -515,8 +557,15 @@ static int scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, 
     int rc = skiff_ck_each_reduces(sendbuf, recvbuf, count, dt, op, comm, &c, &red);
     if (rc)
         return skiff_fail(comm, rc);
+    struct skiff_red_stage st;
+    int staged = skiff_red_staged(&red);
+    /* Exscan leaves rank 0's recvbuf as it was: staged, it must be scattered back as it was */
+    if (staged && (rc = skiff_red_stage(&red, &sendbuf, &recvbuf, (size_t)count, (size_t)count, excl, &st)))
+        return skiff_fail(comm, rc);
     rc = skiff_coll_scan(skiff_red_input(sendbuf, recvbuf, &red), (void *)skiff_shifted(recvbuf, &red), red.count,
                          red.dt, op, excl, c);
+    if (staged)
+        skiff_red_unstage(&st, !rc);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 
@@ -558,9 +607,15 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
         rc = skiff_check_named_buf(inoutbuf, (size_t)count, red.t, "inoutbuf");
     if (!rc)
         rc = skiff_ck_alias(inbuf, inoutbuf, count > 0, "inbuf and inoutbuf", "MPI_Reduce_local has no in-place form");
+    struct skiff_red_stage st;
+    int staged = !rc && skiff_red_staged(&red);
+    if (staged)
+        rc = skiff_red_stage(&red, &inbuf, &inoutbuf, (size_t)count, (size_t)count, 1, &st);
     if (rc)
         return skiff_fail_world(rc);
     skiff_op_apply(op, skiff_shifted(inbuf, &red), (void *)skiff_shifted(inoutbuf, &red), red.count, red.dt);
+    if (staged)
+        skiff_red_unstage(&st, 1);
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Reduce_local)

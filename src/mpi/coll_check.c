@@ -59,10 +59,13 @@ int skiff_ck_reduction(int count, MPI_Datatype dt, MPI_Op op, struct skiff_red *
         rc = skiff_op_check(op, dt);
     if (rc)
         return rc;
-    if (SKIFF_UNLIKELY(!t->contiguous && !t->predefined))
-        return skiff_err(MPI_ERR_UNSUPPORTED_OPERATION, "skiff reduces only contiguous datatypes, and this derived "
-                         "one has %zu bytes of data in an extent of %td (a limitation of skiff, not an error of the "
-                         "program)", t->size, t->extent);
+    /* A predefined op reduces the basic elements of any derived type (staged when not contiguous,
+     * mpi/red_stage.h); a user op sees the user's layout, gaps and all, which the algorithms' byte copies
+     * would overwrite. */
+    if (SKIFF_UNLIKELY(!t->contiguous && !t->predefined && skiff_op_user(op)))
+        return skiff_err(MPI_ERR_UNSUPPORTED_OPERATION, "skiff applies a user-defined op only to contiguous "
+                         "datatypes, and this derived one has %zu bytes of data in an extent of %td (a limitation "
+                         "of skiff, not an error of the program)", t->size, t->extent);
     int basic = !t->predefined && !skiff_op_user(op);
     size_t scale = basic ? t->nbasic : 1;
     *red = (struct skiff_red){(size_t)count * scale, basic ? t->basic : dt, t->true_lb, t, scale};

@@ -9,6 +9,7 @@
 #include "mpi/coll_check.h"
 #include "mpi/coll_plan.h"
 #include "mpi/mpi_impl.h"
+#include "mpi/red_stage.h"
 
 int skiff_plan_barrier(MPI_Comm comm, struct skiff_sched **out)
 {
@@ -39,7 +40,7 @@ int skiff_plan_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c
     return MPI_SUCCESS;
 }
 
-/* Reductions run on the user's memory (only contiguous datatypes reduce): s gets dt and op. */
+/* Reductions run on the user's memory, or on staged copies of non-contiguous data: s gets dt and op. */
 static struct skiff_sched *red_sched(struct skiff_comm *c, const struct skiff_red *red, MPI_Op op, int *rc)
 {
     struct skiff_sched *s = skiff_plan_new(c, rc);
@@ -73,11 +74,15 @@ int skiff_plan_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatyp
                        : skiff_check_named_buf(sendbuf, (size_t)count, red.t, "sendbuf");
     if (rc || !(*out = red_sched(x.c, &red, op, &rc)))
         return rc;
+    struct skiff_red_pk *u = NULL;
+    if (skiff_red_staged(&red))
+        skiff_red_plan(*out, &red, &sendbuf, &recvbuf, (size_t)count, x.is_root ? (size_t)count : 0, 0, &u);
     if (x.in_place)
         sendbuf = recvbuf;
-    return built(skiff_build_reduce(*out, skiff_shifted(sendbuf, &red), (void *)skiff_shifted(recvbuf, &red),
-                                    red.count, root),
-                 out);
+    rc = skiff_build_reduce(*out, skiff_shifted(sendbuf, &red), (void *)skiff_shifted(recvbuf, &red), red.count, root);
+    if (!rc)
+        skiff_red_plan_done(*out, u);
+    return built(rc, out);
 }
 
 int skiff_plan_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
@@ -88,9 +93,14 @@ int skiff_plan_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Data
     int rc = skiff_ck_each_reduces(sendbuf, recvbuf, count, dt, op, comm, &c, &red);
     if (rc || !(*out = red_sched(c, &red, op, &rc)))
         return rc;
-    return built(skiff_build_allreduce(*out, skiff_red_input(sendbuf, recvbuf, &red),
-                                       (void *)skiff_shifted(recvbuf, &red), red.count),
-                 out);
+    struct skiff_red_pk *u = NULL;
+    if (skiff_red_staged(&red))
+        skiff_red_plan(*out, &red, &sendbuf, &recvbuf, (size_t)count, (size_t)count, 0, &u);
+    rc = skiff_build_allreduce(*out, skiff_red_input(sendbuf, recvbuf, &red), (void *)skiff_shifted(recvbuf, &red),
+                               red.count);
+    if (!rc)
+        skiff_red_plan_done(*out, u);
+    return built(rc, out);
 }
 
 int skiff_plan_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
@@ -275,12 +285,19 @@ int skiff_plan_reduce_scatter(const void *sendbuf, void *recvbuf, const int coun
     struct skiff_sched *s = rc ? NULL : (*out = red_sched(c, &red, op, &rc));
     if (!s)
         return rc;
-    size_t *sc = skiff_sched_scratch(s, (size_t)c->size * sizeof *sc);
-    for (int i = 0; i < c->size; i++)
+    size_t *sc = skiff_sched_scratch(s, (size_t)c->size * sizeof *sc), total = 0;
+    for (int i = 0; i < c->size; i++) {
+        total += (size_t)(counts ? counts[i] : block);
         sc[i] = (size_t)(counts ? counts[i] : block) * red.scale;
-    return built(skiff_build_reduce_scatter(s, sendbuf == MPI_IN_PLACE ? NULL : skiff_shifted(sendbuf, &red),
-                                            (void *)skiff_shifted(recvbuf, &red), sc),
-                 out);
+    }
+    struct skiff_red_pk *u = NULL;
+    if (skiff_red_staged(&red))
+        skiff_red_plan(s, &red, &sendbuf, &recvbuf, total, (size_t)(counts ? counts[c->rank] : block), 0, &u);
+    rc = skiff_build_reduce_scatter(s, sendbuf == MPI_IN_PLACE ? NULL : skiff_shifted(sendbuf, &red),
+                                    (void *)skiff_shifted(recvbuf, &red), sc);
+    if (!rc)
+        skiff_red_plan_done(s, u);
+    return built(rc, out);
 }
 
 int skiff_plan_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
@@ -291,7 +308,12 @@ int skiff_plan_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     int rc = skiff_ck_each_reduces(sendbuf, recvbuf, count, dt, op, comm, &c, &red);
     if (rc || !(*out = red_sched(c, &red, op, &rc)))
         return rc;
-    return built(skiff_build_scan(*out, skiff_red_input(sendbuf, recvbuf, &red), (void *)skiff_shifted(recvbuf, &red),
-                                  red.count, exclusive),
-                 out);
+    struct skiff_red_pk *u = NULL;
+    if (skiff_red_staged(&red)) /* Exscan: rank 0's recvbuf is scattered back as it was */
+        skiff_red_plan(*out, &red, &sendbuf, &recvbuf, (size_t)count, (size_t)count, exclusive, &u);
+    rc = skiff_build_scan(*out, skiff_red_input(sendbuf, recvbuf, &red), (void *)skiff_shifted(recvbuf, &red),
+                          red.count, exclusive);
+    if (!rc)
+        skiff_red_plan_done(*out, u);
+    return built(rc, out);
 }

@@ -423,8 +423,9 @@ static void gathers(void)
     free(all);
 }
 
-/* A predefined op over a derived type: MPICH and Open MPI refuse it (MPI_ERR_OP); skiff refuses what
- * it cannot reduce. A library that accepts must be right; one that refuses must leave recvbuf alone. */
+/* A predefined op over a derived type: MPICH and Open MPI refuse it (MPI_ERR_OP); skiff reduces the
+ * basic elements, staged through a copy when they are not contiguous (as here, walking backwards). A
+ * library that accepts must be right; one that refuses must leave recvbuf alone. */
 static void reductions(void)
 {
     MPI_Comm c;
@@ -436,9 +437,7 @@ static void reductions(void)
         in[i] = rank + 10 * i; /* element k is in[3 - k] */
     int rc = MPI_Allreduce(in + 3, out + 3, 4, l->t, MPI_SUM, c);
 #ifdef SKIFF_MPI
-    int cls = -1; /* skiff reduces contiguous types only: it must say so, not reduce the wrong ints */
-    CHECK_MPI(MPI_Error_class(rc, &cls));
-    CHECK_EQ(MPI_ERR_UNSUPPORTED_OPERATION, cls);
+    CHECK_EQ(MPI_SUCCESS, rc);
 #endif
     for (int i = 0; i < 4; i++)
         CHECK_MSG(out[i] == (rc == MPI_SUCCESS ? size * (size - 1) / 2 + 10 * size * i : -1),

@@ -990,6 +990,173 @@ static int get_elements_count_null(struct bad_ctx *x)
     return MPI_Get_elements(&x->status, MPI_INT, NULL);
 }
 
+/* ---- MPI_Pack_external, MPI_Unpack_external, MPI_Pack_external_size, the _x queries,
+ * MPI_Status_set_elements(_x) */
+
+static int pack_external_datarep_native(struct bad_ctx *x)
+{
+    MPI_Aint pos = 0;
+    return MPI_Pack_external("native", x->ibuf, 2, MPI_INT, x->ibuf2, 64, &pos);
+}
+
+static int pack_external_datarep_null(struct bad_ctx *x)
+{
+    MPI_Aint pos = 0;
+    return MPI_Pack_external(NULL, x->ibuf, 2, MPI_INT, x->ibuf2, 64, &pos);
+}
+
+static int pack_external_count_negative(struct bad_ctx *x)
+{
+    MPI_Aint pos = 0;
+    return MPI_Pack_external("external32", x->ibuf, -1, MPI_INT, x->ibuf2, 64, &pos);
+}
+
+static int pack_external_uncommitted(struct bad_ctx *x)
+{
+    MPI_Aint pos = 0;
+    MPI_Datatype t = bad_uncommitted_type();
+    int rc = MPI_Pack_external("external32", x->ibuf, 1, t, x->ibuf2, 64, &pos);
+    MPI_Type_free(&t);
+    return rc;
+}
+
+static int pack_external_too_small(struct bad_ctx *x)
+{
+    MPI_Aint pos = 0;
+    return MPI_Pack_external("external32", x->ibuf, 3, MPI_INT, x->ibuf2, 11, &pos);
+}
+
+static int pack_external_position_null(struct bad_ctx *x)
+{
+    return MPI_Pack_external("external32", x->ibuf, 2, MPI_INT, x->ibuf2, 64, NULL);
+}
+
+static int pack_external_position_outside(struct bad_ctx *x)
+{
+    MPI_Aint pos = 65;
+    return MPI_Pack_external("external32", x->ibuf, 2, MPI_INT, x->ibuf2, 64, &pos);
+}
+
+static int pack_external_outbuf_null(struct bad_ctx *x)
+{
+    MPI_Aint pos = 0;
+    return MPI_Pack_external("external32", x->ibuf, 2, MPI_INT, NULL, 64, &pos);
+}
+
+static int unpack_external_datarep_bad(struct bad_ctx *x)
+{
+    MPI_Aint pos = 0;
+    return MPI_Unpack_external("internal", x->ibuf, 64, &pos, x->ibuf2, 2, MPI_INT);
+}
+
+static int unpack_external_truncated(struct bad_ctx *x)
+{
+    MPI_Aint pos = 0;
+    return MPI_Unpack_external("external32", x->ibuf, 7, &pos, x->ibuf2, 2, MPI_INT);
+}
+
+static int unpack_external_datatype_freed(struct bad_ctx *x)
+{
+    MPI_Aint pos = 0;
+    return MPI_Unpack_external("external32", x->ibuf, 64, &pos, x->ibuf2, 2, bad_freed_type());
+}
+
+static int pack_external_size_datarep_bad(struct bad_ctx *x)
+{
+    MPI_Aint n;
+    (void)x;
+    return MPI_Pack_external_size("external64", 2, MPI_INT, &n);
+}
+
+static int pack_external_size_out_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Pack_external_size("external32", 2, MPI_INT, NULL);
+}
+
+static int pack_external_size_datatype_null(struct bad_ctx *x)
+{
+    MPI_Aint n;
+    (void)x;
+    return MPI_Pack_external_size("external32", 2, MPI_DATATYPE_NULL, &n);
+}
+
+static int type_size_x_out_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Type_size_x(MPI_INT, NULL);
+}
+
+static int type_size_x_freed(struct bad_ctx *x)
+{
+    MPI_Count n;
+    (void)x;
+    return MPI_Type_size_x(bad_freed_type(), &n);
+}
+
+static int type_get_extent_x_extent_null(struct bad_ctx *x)
+{
+    MPI_Count lb;
+    (void)x;
+    return MPI_Type_get_extent_x(MPI_INT, &lb, NULL);
+}
+
+static int type_get_extent_x_datatype_null(struct bad_ctx *x)
+{
+    MPI_Count lb, ext;
+    (void)x;
+    return MPI_Type_get_extent_x(MPI_DATATYPE_NULL, &lb, &ext);
+}
+
+static int type_get_true_extent_x_lb_null(struct bad_ctx *x)
+{
+    MPI_Count ext;
+    (void)x;
+    return MPI_Type_get_true_extent_x(MPI_INT, NULL, &ext);
+}
+
+static int get_elements_x_status_ignore(struct bad_ctx *x)
+{
+    MPI_Count n;
+    (void)x;
+    return MPI_Get_elements_x(MPI_STATUS_IGNORE, MPI_INT, &n);
+}
+
+static int get_elements_x_count_null(struct bad_ctx *x)
+{
+    return MPI_Get_elements_x(&x->status, MPI_INT, NULL);
+}
+
+static int status_set_elements_status_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Status_set_elements(NULL, MPI_INT, 2);
+}
+
+static int status_set_elements_count_negative(struct bad_ctx *x)
+{
+    MPI_Status st = x->status;
+    return MPI_Status_set_elements(&st, MPI_INT, -2);
+}
+
+static int status_set_elements_datatype_freed(struct bad_ctx *x)
+{
+    MPI_Status st = x->status;
+    return MPI_Status_set_elements(&st, bad_freed_type(), 2);
+}
+
+static int status_set_elements_x_count_negative(struct bad_ctx *x)
+{
+    MPI_Status st = x->status;
+    return MPI_Status_set_elements_x(&st, MPI_DOUBLE, -5);
+}
+
+static int status_set_elements_x_datatype_null(struct bad_ctx *x)
+{
+    MPI_Status st = x->status;
+    return MPI_Status_set_elements_x(&st, MPI_DATATYPE_NULL, 1);
+}
+
 /* ---- MPI_Pack, MPI_Unpack, MPI_Pack_size */
 
 static int pack_comm_null(struct bad_ctx *x)
@@ -1362,5 +1529,49 @@ const struct bad_case bad_dtype[] = {
     {"pack_size_out_null", "MPI_Pack_size", MPI_ERR_ARG, "size is NULL", pack_size_out_null},
     {"get_address_out_null", "MPI_Get_address", MPI_ERR_ARG, "address is NULL", get_address_out_null},
     {"address_out_null", "MPI_Address", MPI_ERR_ARG, "address is NULL", address_out_null},
+    {"pack_external_datarep_native", "MPI_Pack_external", MPI_ERR_UNSUPPORTED_DATAREP, "\"native\" is not supported",
+     pack_external_datarep_native},
+    {"pack_external_datarep_null", "MPI_Pack_external", MPI_ERR_ARG, "datarep is NULL", pack_external_datarep_null},
+    {"pack_external_count_negative", "MPI_Pack_external", MPI_ERR_COUNT, "-1", pack_external_count_negative},
+    {"pack_external_uncommitted", "MPI_Pack_external", MPI_ERR_TYPE, "not committed", pack_external_uncommitted},
+    {"pack_external_too_small", "MPI_Pack_external", MPI_ERR_TRUNCATE, "12 external32 bytes, but only 11",
+     pack_external_too_small},
+    {"pack_external_position_null", "MPI_Pack_external", MPI_ERR_ARG, "position is NULL",
+     pack_external_position_null},
+    {"pack_external_position_outside", "MPI_Pack_external", MPI_ERR_ARG, "position 65 is outside the 64-byte outbuf",
+     pack_external_position_outside},
+    {"pack_external_outbuf_null", "MPI_Pack_external", MPI_ERR_BUFFER, "outbuf is NULL", pack_external_outbuf_null},
+    {"unpack_external_datarep_bad", "MPI_Unpack_external", MPI_ERR_UNSUPPORTED_DATAREP, "\"internal\"",
+     unpack_external_datarep_bad},
+    {"unpack_external_truncated", "MPI_Unpack_external", MPI_ERR_TRUNCATE, "8 external32 bytes, but only 7",
+     unpack_external_truncated},
+    {"unpack_external_datatype_freed", "MPI_Unpack_external", MPI_ERR_TYPE, "freed", unpack_external_datatype_freed},
+    {"pack_external_size_datarep_bad", "MPI_Pack_external_size", MPI_ERR_UNSUPPORTED_DATAREP, "\"external64\"",
+     pack_external_size_datarep_bad},
+    {"pack_external_size_out_null", "MPI_Pack_external_size", MPI_ERR_ARG, "size is NULL",
+     pack_external_size_out_null},
+    {"pack_external_size_datatype_null", "MPI_Pack_external_size", MPI_ERR_TYPE, "MPI_DATATYPE_NULL",
+     pack_external_size_datatype_null},
+    {"type_size_x_out_null", "MPI_Type_size_x", MPI_ERR_ARG, "size is NULL", type_size_x_out_null},
+    {"type_size_x_freed", "MPI_Type_size_x", MPI_ERR_TYPE, "freed", type_size_x_freed},
+    {"type_get_extent_x_extent_null", "MPI_Type_get_extent_x", MPI_ERR_ARG, "extent is NULL",
+     type_get_extent_x_extent_null},
+    {"type_get_extent_x_datatype_null", "MPI_Type_get_extent_x", MPI_ERR_TYPE, "MPI_DATATYPE_NULL",
+     type_get_extent_x_datatype_null},
+    {"type_get_true_extent_x_lb_null", "MPI_Type_get_true_extent_x", MPI_ERR_ARG, "true_lb is NULL",
+     type_get_true_extent_x_lb_null},
+    {"get_elements_x_status_ignore", "MPI_Get_elements_x", MPI_ERR_ARG, "MPI_STATUS_IGNORE",
+     get_elements_x_status_ignore},
+    {"get_elements_x_count_null", "MPI_Get_elements_x", MPI_ERR_ARG, "count is NULL", get_elements_x_count_null},
+    {"status_set_elements_status_null", "MPI_Status_set_elements", MPI_ERR_ARG, "status is NULL",
+     status_set_elements_status_null},
+    {"status_set_elements_count_negative", "MPI_Status_set_elements", MPI_ERR_COUNT, "-2",
+     status_set_elements_count_negative},
+    {"status_set_elements_datatype_freed", "MPI_Status_set_elements", MPI_ERR_TYPE, "freed",
+     status_set_elements_datatype_freed},
+    {"status_set_elements_x_count_negative", "MPI_Status_set_elements_x", MPI_ERR_COUNT, "-5",
+     status_set_elements_x_count_negative},
+    {"status_set_elements_x_datatype_null", "MPI_Status_set_elements_x", MPI_ERR_TYPE, "MPI_DATATYPE_NULL",
+     status_set_elements_x_datatype_null},
     {0},
 };

@@ -9,7 +9,9 @@
  *   receive type (packing), alltoallw with a different datatype per block and byte displacements; each
  *   also as MPI_Ineighbor_* completed by MPI_Wait, and as MPI_Neighbor_*_init started for several rounds
  *   with new data each time (a start must send what the buffers hold then, also through packing; the
- *   strided type is freed after the init call).
+ *   strided type is freed after the init call); then two persistent requests on each topology started
+ *   together by MPI_Startall and completed by polling MPI_Testall (MPI_Waitall under MPICH 4.0), newest
+ *   made first.
  *   Every block carries (sender, sender's block index), so the receiver checks both who sent it and which
  *   of the sender's blocks arrived where: for a grid, the standard's rule (what goes to the negative
  *   side arrives in the receiver's positive slot); for graphs, the k-th edge from p to q meets q's k-th
@@ -462,6 +464,43 @@ static void alltoallw(const struct topo *t, int mode)
     free_if(&req, mode);
 }
 
+#if HAVE_PERSIST
+/* A persistent alltoall and allgather in flight together, round after round. */
+static void startall(const struct topo *t)
+{
+    int sb[MAXN * CNT] = {0}, gb[CNT] = {0}, ra[MAXN * CNT], rg[MAXN * CNT];
+    MPI_Request req[2];
+    struct topo u = *t; /* allgather's block: index 0 */
+    for (int j = 0; j < u.in; j++)
+        u.from_block[j] = u.src[j] == MPI_PROC_NULL ? -1 : 0;
+    CHECK_MPI(MPI_Neighbor_allgather_init(gb, CNT, MPI_INT, rg, CNT, MPI_INT, t->comm, MPI_INFO_NULL, &req[1]));
+    CHECK_MPI(MPI_Neighbor_alltoall_init(sb, CNT, MPI_INT, ra, CNT, MPI_INT, t->comm, MPI_INFO_NULL, &req[0]));
+    for (round_no = 0; round_no < ROUNDS; round_no++) {
+        fill_gather(gb, rg, t->me);
+        for (int b = 0; b < t->out; b++)
+            for (int e = 0; e < CNT; e++)
+                sb[b * CNT + e] = value(t->me, b, e);
+        for (int i = 0; i < MAXN * CNT; i++)
+            ra[i] = UNTOUCHED;
+        CHECK_MPI(MPI_Startall(2, req));
+        int done = 0;
+#if defined(MPICH_NUMVERSION) && MPICH_NUMVERSION < 40100000
+        /* MPICH 4.0's MPI_Testall fails these with MPI_ERR_IN_STATUS (a status saying "pending request") */
+        CHECK_MPI(MPI_Waitall(2, req, TU_STATUSES_IGNORE));
+        done = 1;
+#endif
+        for (unsigned polls = 0; !done; tu_poll_pause(&polls))
+            CHECK_MPI(MPI_Testall(2, req, &done, TU_STATUSES_IGNORE));
+        for (int j = 0; j < t->in; j++) {
+            check_block(t, j, ra + CNT * j, CNT, "alltoall (Startall)");
+            check_block(&u, j, rg + CNT * j, CNT, "allgather (Startall)");
+        }
+    }
+    CHECK_MPI(MPI_Request_free(&req[0]));
+    CHECK_MPI(MPI_Request_free(&req[1]));
+}
+#endif
+
 int main(int argc, char **argv)
 {
     tu_init(&argc, &argv);
@@ -478,6 +517,9 @@ int main(int argc, char **argv)
             alltoallv(&t, mode);
             alltoallw(&t, mode);
         }
+#if HAVE_PERSIST
+        startall(&t);
+#endif
         CHECK_MPI(MPI_Comm_free(&t.comm));
     }
     return tu_finish(NAME);

@@ -164,6 +164,20 @@ enum {
     MPI_F_ERROR       = 2
 };
 
+/* Not in the standard ABI (the Forum's header leaves them out: they tie C to a Fortran compiler), but
+ * in MPI-4.1's C API: skiff has no Fortran bindings, so the "ignore" values are null pointers, and
+ * TYPE(MPI_Status) is MPI_STATUS_SIZE MPI_Fints laid out as the Fortran 77 array. */
+typedef struct {
+    MPI_Fint MPI_SOURCE;
+    MPI_Fint MPI_TAG;
+    MPI_Fint MPI_ERROR;
+    MPI_Fint MPI_internal[5];
+} MPI_F08_status;
+#define MPI_F_STATUS_IGNORE     ((MPI_Fint*)0)
+#define MPI_F_STATUSES_IGNORE   ((MPI_Fint*)0)
+#define MPI_F08_STATUS_IGNORE   ((MPI_F08_status*)0)
+#define MPI_F08_STATUSES_IGNORE ((MPI_F08_status*)0)
+
 enum {
     MPI_SUCCESS = 0,
     MPI_ERR_BUFFER = 1, MPI_ERR_COUNT = 2, MPI_ERR_TYPE = 3, MPI_ERR_TAG = 4, MPI_ERR_COMM = 5,
@@ -246,6 +260,14 @@ typedef int (MPI_Comm_delete_attr_function)(MPI_Comm comm, int keyval, void *att
 #define MPI_COMM_NULL_COPY_FN   ((MPI_Comm_copy_attr_function*)0x0)
 #define MPI_COMM_DUP_FN         ((MPI_Comm_copy_attr_function*)0x1)
 #define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function*)0x0)
+typedef int (MPI_Copy_function)(MPI_Comm comm, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int (MPI_Delete_function)(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
+#define MPI_NULL_COPY_FN        ((MPI_Copy_function*)0x0)
+#define MPI_DUP_FN              ((MPI_Copy_function*)0x1)
+#define MPI_NULL_DELETE_FN      ((MPI_Delete_function*)0x0)
+typedef int (MPI_Grequest_query_function)(void *extra_state, MPI_Status *status);
+typedef int (MPI_Grequest_free_function)(void *extra_state);
+typedef int (MPI_Grequest_cancel_function)(void *extra_state, int complete);
 
 /* The tools interface (MPI_T): control variables only. */
 typedef struct MPI_T_enum_t* MPI_T_enum;
@@ -1005,6 +1027,57 @@ SKIFF_MPI_API MPI_Fint PMPI_Win_c2f(MPI_Win win);
 SKIFF_MPI_API MPI_Win PMPI_Win_f2c(MPI_Fint win);
 SKIFF_MPI_API int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 SKIFF_MPI_API int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+
+/* Statuses built by hand, generalized requests, MPI-4.1 status queries, MPI_Pcontrol, the MPI-1 attribute
+ * names, Fortran 2008 statuses, the ABI's own version. */
+SKIFF_MPI_API int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+SKIFF_MPI_API int MPI_Status_set_source(MPI_Status *status, int source);
+SKIFF_MPI_API int MPI_Status_set_tag(MPI_Status *status, int tag);
+SKIFF_MPI_API int MPI_Status_set_error(MPI_Status *status, int error);
+SKIFF_MPI_API int MPI_Status_get_source(const MPI_Status *status, int *source);
+SKIFF_MPI_API int MPI_Status_get_tag(const MPI_Status *status, int *tag);
+SKIFF_MPI_API int MPI_Status_get_error(const MPI_Status *status, int *error);
+SKIFF_MPI_API int MPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *indx, int *flag, MPI_Status *status);
+SKIFF_MPI_API int MPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag, MPI_Status *array_of_statuses);
+SKIFF_MPI_API int MPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status *array_of_statuses);
+SKIFF_MPI_API int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request);
+SKIFF_MPI_API int MPI_Grequest_complete(MPI_Request request);
+SKIFF_MPI_API int MPI_Pcontrol(const int level, ...);
+SKIFF_MPI_API int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+SKIFF_MPI_API int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
+SKIFF_MPI_API int MPI_Attr_delete(MPI_Comm comm, int keyval);
+SKIFF_MPI_API int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state);
+SKIFF_MPI_API int MPI_Keyval_free(int *keyval);
+SKIFF_MPI_API int MPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
+SKIFF_MPI_API int MPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
+SKIFF_MPI_API int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
+SKIFF_MPI_API int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
+SKIFF_MPI_API int MPI_Abi_get_version(int *abi_major, int *abi_minor);
+SKIFF_MPI_API int MPI_Abi_get_info(MPI_Info *info);
+SKIFF_MPI_API int PMPI_Status_set_cancelled(MPI_Status *status, int flag);
+SKIFF_MPI_API int PMPI_Status_set_source(MPI_Status *status, int source);
+SKIFF_MPI_API int PMPI_Status_set_tag(MPI_Status *status, int tag);
+SKIFF_MPI_API int PMPI_Status_set_error(MPI_Status *status, int error);
+SKIFF_MPI_API int PMPI_Status_get_source(const MPI_Status *status, int *source);
+SKIFF_MPI_API int PMPI_Status_get_tag(const MPI_Status *status, int *tag);
+SKIFF_MPI_API int PMPI_Status_get_error(const MPI_Status *status, int *error);
+SKIFF_MPI_API int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *indx, int *flag, MPI_Status *status);
+SKIFF_MPI_API int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag, MPI_Status *array_of_statuses);
+SKIFF_MPI_API int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status *array_of_statuses);
+SKIFF_MPI_API int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request);
+SKIFF_MPI_API int PMPI_Grequest_complete(MPI_Request request);
+SKIFF_MPI_API int PMPI_Pcontrol(const int level, ...);
+SKIFF_MPI_API int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+SKIFF_MPI_API int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
+SKIFF_MPI_API int PMPI_Attr_delete(MPI_Comm comm, int keyval);
+SKIFF_MPI_API int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state);
+SKIFF_MPI_API int PMPI_Keyval_free(int *keyval);
+SKIFF_MPI_API int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
+SKIFF_MPI_API int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
+SKIFF_MPI_API int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
+SKIFF_MPI_API int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
+SKIFF_MPI_API int PMPI_Abi_get_version(int *abi_major, int *abi_minor);
+SKIFF_MPI_API int PMPI_Abi_get_info(MPI_Info *info);
 
 /* Tools interface: control variables (every SKIFF_* setting). */
 SKIFF_MPI_API int MPI_T_init_thread(int required, int *provided);

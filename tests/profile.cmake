@@ -8,7 +8,7 @@
 set(SKIFF_PROFILE_SRC ${CMAKE_CURRENT_SOURCE_DIR}/profile)
 set(SKIFF_PROFILE_BIN ${CMAKE_CURRENT_BINARY_DIR}/profile)
 
-foreach(prog prof_calls pmpi_wrap)
+foreach(prog prof_calls pmpi_wrap pcontrol)
   add_executable(profile_${prog} ${SKIFF_PROFILE_SRC}/${prog}.c)
   target_link_libraries(profile_${prog} PRIVATE mpi)
   set_target_properties(profile_${prog} PROPERTIES OUTPUT_NAME ${prog} RUNTIME_OUTPUT_DIRECTORY ${SKIFF_PROFILE_BIN})
@@ -60,3 +60,16 @@ skiff_profile_check(profile_default_file   default profile_prof_calls 2)
 skiff_profile_check(profile_off            off     profile_prof_calls 2)
 # The external profiler and the built-in one together: each call seen once by both.
 skiff_profile_check(profile_pmpi_np3       pmpi    profile_pmpi_wrap  3)
+
+# MPI_Pcontrol: level 0 stops recording, 1 resumes, 2 writes each rank's partial report; a no-op without
+# SKIFF_PROFILE.
+foreach(np 1 2 3 4)
+  set(dir ${SKIFF_PROFILE_BIN}/profile_pcontrol_np${np})
+  file(MAKE_DIRECTORY ${dir})
+  add_test(NAME profile_pcontrol_np${np}
+    COMMAND ${SKIFF_PYTHON3} ${SKIFF_PROFILE_SRC}/check_pcontrol.py ${SKIFF_MPIEXEC}
+            $<TARGET_FILE:profile_pcontrol> ${np} ${dir}/report.txt
+    WORKING_DIRECTORY ${dir})
+  set_tests_properties(profile_pcontrol_np${np} PROPERTIES TIMEOUT 150 PROCESSORS ${np} LABELS "mpi;profile"
+    PASS_REGULAR_EXPRESSION "OK profile pcontrol" FAIL_REGULAR_EXPRESSION "FAIL")
+endforeach()

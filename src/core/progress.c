@@ -7,6 +7,7 @@
 #include "core/comm.h"
 #include "core/core.h"
 #include "core/error.h"
+#include "core/greq.h"
 #include "core/pt2pt.h"
 #include "shm/shm.h"
 #include "util/arch.h"
@@ -32,6 +33,8 @@ int skiff_progress(void)
     n += skiff_pt2pt_progress();
     if (SKIFF_UNLIKELY(skiff_progress_hook != NULL))
         n += skiff_progress_hook();
+    if (SKIFF_UNLIKELY(skiff_greq_waiting))
+        n += skiff_greq_poll();
     return n;
 }
 
@@ -43,6 +46,10 @@ static void report_request(struct skiff_request *r, void *arg)
     const char *comm = r->comm ? skiff_comm_label(r->comm) : "?";
     if (r->kind == SKIFF_REQ_COLL) {
         skiff_error("  pending nonblocking collective: communicator %s", comm);
+        return;
+    }
+    if (r->kind == SKIFF_REQ_GREQ) {
+        skiff_error("  pending generalized request (MPI_Grequest_complete not called yet)");
         return;
     }
     char peer[16] = "any", tag[16] = "any";

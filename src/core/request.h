@@ -15,8 +15,9 @@ struct skiff_request;
 struct skiff_unexp;
 
 /* SKIFF_REQ_MSG: a message MPI_Mprobe took out of the unexpected queue, waiting in its handle for
- * MPI_Mrecv (which turns the object into a receive). */
-enum skiff_req_kind { SKIFF_REQ_SEND = 1, SKIFF_REQ_RECV, SKIFF_REQ_COLL, SKIFF_REQ_MSG };
+ * MPI_Mrecv (which turns the object into a receive). SKIFF_REQ_GREQ: a generalized request (core/greq.h;
+ * cookie holds its callbacks). */
+enum skiff_req_kind { SKIFF_REQ_SEND = 1, SKIFF_REQ_RECV, SKIFF_REQ_COLL, SKIFF_REQ_MSG, SKIFF_REQ_GREQ };
 
 /* What makes a request persistent (point-to-point, collective, partitioned): MPI_Start calls start on
  * the inactive request, which begins one round on the request object itself (same handle, same id);

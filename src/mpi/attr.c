@@ -62,24 +62,32 @@ static int check_user_keyval(int keyval)
     return MPI_SUCCESS;
 }
 
+/* The bodies below are shared by the MPI-2 calls and their MPI-1 names (MPI_Keyval_create, MPI_Attr_put,
+ * ...), which differ only in the name their errors give. */
+static int create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                         MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state,
+                         const char *keyval_name)
+{
+    SKIFF_REQUIRE_INIT();
+    int rc = skiff_check_ptr(comm_keyval, keyval_name);
+    if (!rc)
+        rc = skiff_keyval_create(comm_copy_attr_fn, comm_delete_attr_fn, extra_state, comm_keyval);
+    return skiff_fail_world(rc);
+}
+
 int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                             MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
                             void *extra_state)
 {
     SKIFF_ENTER(MPI_Comm_create_keyval);
-    SKIFF_REQUIRE_INIT();
-    int rc = skiff_check_ptr(comm_keyval, "comm_keyval");
-    if (!rc)
-        rc = skiff_keyval_create(comm_copy_attr_fn, comm_delete_attr_fn, extra_state, comm_keyval);
-    return skiff_fail_world(rc);
+    return create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state, "comm_keyval");
 }
 SKIFF_ALIAS(MPI_Comm_create_keyval)
 
-int PMPI_Comm_free_keyval(int *comm_keyval)
+static int free_keyval(int *comm_keyval, const char *keyval_name)
 {
-    SKIFF_ENTER(MPI_Comm_free_keyval);
     SKIFF_REQUIRE_INIT();
-    int rc = skiff_check_ptr(comm_keyval, "comm_keyval");
+    int rc = skiff_check_ptr(comm_keyval, keyval_name);
     if (!rc && !(rc = check_user_keyval(*comm_keyval)))
         rc = skiff_keyval_free(*comm_keyval);
     if (rc)
@@ -87,24 +95,34 @@ int PMPI_Comm_free_keyval(int *comm_keyval)
     *comm_keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }
+
+int PMPI_Comm_free_keyval(int *comm_keyval)
+{
+    SKIFF_ENTER(MPI_Comm_free_keyval);
+    return free_keyval(comm_keyval, "comm_keyval");
+}
 SKIFF_ALIAS(MPI_Comm_free_keyval)
 
-int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
+static int set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 {
     struct skiff_comm *c = NULL;
-    SKIFF_ENTER(MPI_Comm_set_attr);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (!rc && !(rc = check_user_keyval(comm_keyval)))
         rc = skiff_attr_set(c, comm_keyval, attribute_val);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
+
+int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
+{
+    SKIFF_ENTER(MPI_Comm_set_attr);
+    return set_attr(comm, comm_keyval, attribute_val);
+}
 SKIFF_ALIAS(MPI_Comm_set_attr)
 
-int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
+static int get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
 {
     struct skiff_comm *c = NULL;
-    SKIFF_ENTER(MPI_Comm_get_attr);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (!rc && !(rc = skiff_check_ptr(attribute_val, "attribute_val")))
@@ -121,16 +139,65 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int 
     rc = skiff_attr_get(c, comm_keyval, (void **)attribute_val, flag);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
+
+int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
+{
+    SKIFF_ENTER(MPI_Comm_get_attr);
+    return get_attr(comm, comm_keyval, attribute_val, flag);
+}
 SKIFF_ALIAS(MPI_Comm_get_attr)
 
-int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
+static int delete_attr(MPI_Comm comm, int comm_keyval)
 {
     struct skiff_comm *c = NULL;
-    SKIFF_ENTER(MPI_Comm_delete_attr);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (!rc && !(rc = check_user_keyval(comm_keyval)))
         rc = skiff_attr_delete(c, comm_keyval);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
+
+int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
+{
+    SKIFF_ENTER(MPI_Comm_delete_attr);
+    return delete_attr(comm, comm_keyval);
+}
 SKIFF_ALIAS(MPI_Comm_delete_attr)
+
+/* The MPI-1 names (deprecated since MPI-2.0, still in MPI-4.1 and in old codes). MPI_Copy_function has
+ * MPI_Comm_copy_attr_function's signature, and MPI_DUP_FN / MPI_NULL_COPY_FN / MPI_NULL_DELETE_FN the
+ * MPI_COMM_ ones' values. */
+int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state)
+{
+    SKIFF_ENTER(MPI_Keyval_create);
+    return create_keyval(copy_fn, delete_fn, keyval, extra_state, "keyval");
+}
+SKIFF_ALIAS(MPI_Keyval_create)
+
+int PMPI_Keyval_free(int *keyval)
+{
+    SKIFF_ENTER(MPI_Keyval_free);
+    return free_keyval(keyval, "keyval");
+}
+SKIFF_ALIAS(MPI_Keyval_free)
+
+int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
+{
+    SKIFF_ENTER(MPI_Attr_put);
+    return set_attr(comm, keyval, attribute_val);
+}
+SKIFF_ALIAS(MPI_Attr_put)
+
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+{
+    SKIFF_ENTER(MPI_Attr_get);
+    return get_attr(comm, keyval, attribute_val, flag);
+}
+SKIFF_ALIAS(MPI_Attr_get)
+
+int PMPI_Attr_delete(MPI_Comm comm, int keyval)
+{
+    SKIFF_ENTER(MPI_Attr_delete);
+    return delete_attr(comm, keyval);
+}
+SKIFF_ALIAS(MPI_Attr_delete)

@@ -1,6 +1,7 @@
 /* The profiler's recorder: a fixed table indexed by call id, filled by the spans that SKIFF_ENTER
  * opens, and its start (MPI_Init) and end (MPI_Finalize). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -14,6 +15,9 @@
 #include "util/timer.h"
 
 int skiff_prof_on;
+/* SKIFF_PROFILE=1 and between MPI_Init and MPI_Finalize: MPI_Pcontrol(0) pauses the recording
+ * (skiff_prof_on), not the report, which MPI_Finalize still gathers from every rank. */
+static int enabled;
 
 const char *const skiff_prof_names[SKIFF_PC_COUNT] = {
 #define SKIFF_PC_NAME(name) #name,
@@ -92,6 +96,7 @@ void skiff_prof_init(enum skiff_prof_call id, double t_enter)
     init_start = t_enter;
     add_time(&table[id], skiff_now() - t_enter);
     skiff_prof_on = 1;
+    enabled = 1;
 }
 
 /* skiff's mpiexec names the job (16 hex digits); a one-rank job, or one started by another
@@ -117,8 +122,9 @@ static void report(const struct skiff_prof_job *job)
 
 void skiff_prof_finalize(void)
 {
-    if (!skiff_prof_on)
+    if (!enabled)
         return;
+    enabled = 0;
     double wall = skiff_now() - init_start;
     /* Counted, not timed: its work comes after the report, and the wall time ends where it starts. */
     add_time(&table[SKIFF_PC_MPI_Finalize], 0.0);
@@ -134,4 +140,50 @@ void skiff_prof_finalize(void)
     if (skiff.rank == 0)
         report(&job);
     skiff_prof_job_free(&job);
+}
+
+/* MPI_Pcontrol(0): calls from here on are not recorded. The span of the MPI_Pcontrol call itself sees
+ * the profiler off when it closes, and leaves depth as it is: resuming starts depth afresh. */
+void skiff_prof_pause(void)
+{
+    skiff_prof_on = 0;
+}
+
+void skiff_prof_resume(void)
+{
+    if (!enabled || skiff_prof_on)
+        return;
+    depth = 0;
+    skiff_prof_on = 1;
+}
+
+/* MPI_Pcontrol(2): this rank's table so far, as a one-rank report of its own (the job's report needs
+ * every rank, and MPI_Pcontrol is not collective). Numbered, so that each flush keeps its file. */
+void skiff_prof_flush(void)
+{
+    static int flushes;
+    if (!enabled)
+        return;
+    struct skiff_prof_rec *recs = malloc(SKIFF_PC_COUNT * sizeof *recs);
+    if (!recs) {
+        fprintf(stderr, "skiff profile: rank %d: out of memory for a partial report\n", skiff.rank);
+        return;
+    }
+    struct skiff_prof_head head = {skiff_now() - init_start, 0};
+    for (int id = 0; id < SKIFF_PC_COUNT; id++)
+        if (table[id].calls)
+            recs[head.nrecs++] = (struct skiff_prof_rec){(uint64_t)id, table[id]};
+    size_t first = 0;
+    struct skiff_prof_job job = {1, &head, &first, recs};
+    char name[32], title[96], path[4200];
+    job_name(name, sizeof name);
+    flushes++;
+    snprintf(title, sizeof title, "%s, rank %d alone, partial report %d (MPI_Pcontrol(2))", name, skiff.rank,
+             flushes);
+    if (skiff_cfg.profile_file)
+        snprintf(path, sizeof path, "%s.rank%d.%d", skiff_cfg.profile_file, skiff.rank, flushes);
+    else
+        snprintf(path, sizeof path, "skiff-profile.%s.rank%d.%d.txt", name, skiff.rank, flushes);
+    skiff_prof_report(&job, path, title);
+    free(recs);
 }

@@ -60,5 +60,10 @@ void skiff_prof_init(enum skiff_prof_call id, double t_enter);
 /* At the start of MPI_Finalize, while the library still runs: stops recording, gathers every rank's
  * table to rank 0, which writes the report. Collective over MPI_COMM_WORLD when profiling. */
 void skiff_prof_finalize(void);
+/* MPI_Pcontrol's levels, each a no-op without SKIFF_PROFILE=1: 0 stops recording, 1 resumes it, 2 writes
+ * this rank's table so far as a report of its own. */
+void skiff_prof_pause(void);
+void skiff_prof_resume(void);
+void skiff_prof_flush(void);
 
 #endif

@@ -23,6 +23,11 @@
     X(MPI_Wait) X(MPI_Test) X(MPI_Waitall) X(MPI_Testall) X(MPI_Waitany) X(MPI_Testany) X(MPI_Waitsome)  \
     X(MPI_Testsome) X(MPI_Request_free) X(MPI_Request_get_status) X(MPI_Cancel) X(MPI_Test_cancelled)    \
     X(MPI_Get_count) X(MPI_Get_elements)                                                                 \
+    X(MPI_Request_get_status_any) X(MPI_Request_get_status_all) X(MPI_Request_get_status_some)          \
+    X(MPI_Grequest_start) X(MPI_Grequest_complete) X(MPI_Status_set_cancelled) X(MPI_Status_set_source)  \
+    X(MPI_Status_set_tag) X(MPI_Status_set_error) X(MPI_Status_get_source) X(MPI_Status_get_tag)         \
+    X(MPI_Status_get_error) X(MPI_Pcontrol) X(MPI_Abi_get_version) X(MPI_Abi_get_info)                   \
+    X(MPI_Attr_get) X(MPI_Attr_put) X(MPI_Attr_delete) X(MPI_Keyval_create) X(MPI_Keyval_free)           \
     /* collectives */                                                                                    \
     X(MPI_Barrier) X(MPI_Ibarrier) X(MPI_Bcast) X(MPI_Ibcast) X(MPI_Reduce) X(MPI_Ireduce)               \
     X(MPI_Allreduce) X(MPI_Iallreduce) X(MPI_Gather) X(MPI_Gatherv) X(MPI_Scatter) X(MPI_Scatterv)       \

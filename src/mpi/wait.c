@@ -1,6 +1,7 @@
 /* Completion: the Wait and Test families, freeing and cancelling requests. */
 #include <stdlib.h>
 
+#include "core/greq.h"
 #include "core/progress.h"
 #include "core/pt2pt.h"
 #include "mpi/mpi_impl.h"
@@ -135,6 +136,10 @@ static int set_resolve_out(int count, MPI_Request reqs[], struct req_set *s, con
  * inactive instead, and the user keeps its handle. */
 static int retire(struct skiff_request *r, MPI_Request *h, MPI_Status *status)
 {
+    if (SKIFF_UNLIKELY(r->kind == SKIFF_REQ_GREQ)) {
+        *h = MPI_REQUEST_NULL;
+        return skiff_greq_retire(r, status);
+    }
     skiff_status_from_req(status, r);
     int rc = r->st_error;
     if (SKIFF_UNLIKELY(r->persist != NULL)) {
@@ -409,6 +414,10 @@ int PMPI_Request_free(MPI_Request *request)
     int rc = check_p2p_req(request, "free", &r);
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
+    if (SKIFF_UNLIKELY(r->kind == SKIFF_REQ_GREQ)) {
+        *request = MPI_REQUEST_NULL;
+        return skiff_fail(MPI_COMM_WORLD, skiff_greq_free(r));
+    }
     /* The operation goes on; its request object is released when it completes. */
     if (r->state == SKIFF_RS_DONE || skiff_req_inactive(r))
         skiff_req_destroy(r);
@@ -418,6 +427,16 @@ int PMPI_Request_free(MPI_Request *request)
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Request_free)
+
+/* The status of a completed request, which stays the user's (the Request_get_status calls): a generalized
+ * request's comes from its query function, whose error code is the call's. */
+static int peek(struct skiff_request *r, MPI_Status *status)
+{
+    if (SKIFF_UNLIKELY(r->kind == SKIFF_REQ_GREQ))
+        return skiff_greq_status(r, status);
+    skiff_status_from_req(status, r);
+    return MPI_SUCCESS;
+}
 
 int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
@@ -437,9 +456,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     if (r->state != SKIFF_RS_DONE)
         skiff_progress();
     *flag = r->state == SKIFF_RS_DONE;
-    if (*flag)
-        skiff_status_from_req(status, r);
-    return MPI_SUCCESS;
+    return *flag ? skiff_fail(MPI_COMM_WORLD, peek(r, status)) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Request_get_status)
 
@@ -451,6 +468,8 @@ int PMPI_Cancel(MPI_Request *request)
     int rc = check_p2p_req(request, "cancel", &r);
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
+    if (SKIFF_UNLIKELY(r->kind == SKIFF_REQ_GREQ))
+        return skiff_fail(MPI_COMM_WORLD, skiff_greq_cancel(r));
     /* Receives not yet matched are cancelled; sends are not (MPI allows the cancel to fail). */
     skiff_cancel_recv(r);
     return MPI_SUCCESS;
@@ -468,3 +487,115 @@ int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Test_cancelled)
+
+/* MPI-4.1's Request_get_status_any/all/some: Testany/all/some that leave every request as it is, so a
+ * request may be listed twice; null and inactive entries count as MPI_REQUEST_NULL. */
+static int peek_resolve(int count, const MPI_Request reqs[], struct req_set *s, const void *out, const char *name)
+{
+    int rc = skiff_check_count(count);
+    if (SKIFF_UNLIKELY(rc || (rc = skiff_check_array(count, reqs, "array_of_requests")) ||
+                       (rc = skiff_check_ptr(out, name))))
+        return rc;
+    s->n = count;
+    s->r = count <= SET_STACK ? s->stack : malloc((size_t)count * sizeof *s->r);
+    if (SKIFF_UNLIKELY(!s->r))
+        return skiff_err(MPI_ERR_NO_MEM, "cannot allocate a table of %d requests", count);
+    for (int i = 0; i < count; i++) {
+        s->r[i] = live(reqs[i]);
+        if (SKIFF_UNLIKELY(!s->r[i] && reqs[i] != MPI_REQUEST_NULL)) {
+            set_drop(s);
+            return skiff_err(MPI_ERR_REQUEST, "array_of_requests[%d] = %#llx " NOT_LIVE, i, handle_bits(reqs[i]));
+        }
+        if (s->r[i] && skiff_req_inactive(s->r[i]))
+            s->r[i] = NULL;
+    }
+    return MPI_SUCCESS;
+}
+
+int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *indx, int *flag,
+                                MPI_Status *status)
+{
+    struct req_set s;
+    SKIFF_ENTER(MPI_Request_get_status_any);
+    SKIFF_REQUIRE_INIT();
+    int rc = peek_resolve(count, array_of_requests, &s, indx, "indx");
+    if (!rc && (rc = skiff_check_ptr(flag, "flag")))
+        set_drop(&s);
+    if (rc)
+        return skiff_fail(MPI_COMM_WORLD, rc);
+    int i = first_done(&s);
+    if (i == -1) {
+        skiff_progress();
+        i = first_done(&s);
+    }
+    *flag = i != -1;
+    *indx = i == -1 ? MPI_UNDEFINED : i;
+    if (i == MPI_UNDEFINED)
+        skiff_status_empty(status, MPI_ANY_SOURCE);
+    else if (i >= 0)
+        rc = peek(s.r[i], status);
+    set_drop(&s);
+    return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Request_get_status_any)
+
+int PMPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
+                                MPI_Status array_of_statuses[])
+{
+    struct req_set s;
+    SKIFF_ENTER(MPI_Request_get_status_all);
+    SKIFF_REQUIRE_INIT();
+    int rc = peek_resolve(count, array_of_requests, &s, flag, "flag");
+    if (rc)
+        return skiff_fail(MPI_COMM_WORLD, rc);
+    if (!all_done(&s))
+        skiff_progress();
+    *flag = all_done(&s);
+    int err = 0;
+    for (int i = 0; *flag && i < s.n; i++) {
+        MPI_Status *st = array_of_statuses == MPI_STATUSES_IGNORE ? NULL : &array_of_statuses[i];
+        if (!s.r[i])
+            skiff_status_empty(st, MPI_ANY_SOURCE);
+        else if (peek(s.r[i], st))
+            err = 1;
+    }
+    set_drop(&s);
+    if (err)
+        return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_IN_STATUS, "the query function of at least one of %d "
+                                                    "generalized requests failed; see the statuses", count));
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Request_get_status_all)
+
+int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
+                                 int array_of_indices[], MPI_Status array_of_statuses[])
+{
+    struct req_set s;
+    SKIFF_ENTER(MPI_Request_get_status_some);
+    SKIFF_REQUIRE_INIT();
+    int rc = peek_resolve(incount, array_of_requests, &s, outcount, "outcount");
+    if (!rc && incount > 0 && (rc = skiff_check_ptr(array_of_indices, "array_of_indices")))
+        set_drop(&s);
+    if (rc)
+        return skiff_fail(MPI_COMM_WORLD, rc);
+    skiff_progress();
+    int n = 0, active = 0, err = 0;
+    for (int i = 0; i < s.n; i++) {
+        if (!s.r[i])
+            continue;
+        active = 1;
+        if (s.r[i]->state != SKIFF_RS_DONE)
+            continue;
+        array_of_indices[n] = i;
+        if (peek(s.r[i], array_of_statuses == MPI_STATUSES_IGNORE ? NULL : &array_of_statuses[n]))
+            err = 1;
+        n++;
+    }
+    *outcount = active ? n : MPI_UNDEFINED;
+    set_drop(&s);
+    if (err)
+        return skiff_fail(MPI_COMM_WORLD, skiff_err(MPI_ERR_IN_STATUS, "the query function of at least one of %d "
+                                                    "completed generalized requests failed; see the statuses", n));
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Request_get_status_some)

@@ -11,6 +11,11 @@
  *   pallreduce: MPI_Start + MPI_Wait of an MPI_Allreduce_init request made once per size, as
  *               allreduce: what a persistent collective saves per call (only when --ops names it;
  *               MPI-4 libraries only, others say so on stderr and print no line for it)
+ *   nalltoall : MPI_Neighbor_alltoall with <bytes> per neighbour (MPI_BYTE) on a 2-D periodic
+ *               Cartesian communicator (MPI_Dims_create(np, 2), no reordering): four neighbours,
+ *               the halo exchange of a 2-D stencil code  (only when --ops names it)
+ *   pnalltoall: MPI_Start + MPI_Wait of an MPI_Neighbor_alltoall_init request, as nalltoall
+ *               (only when --ops names it; MPI-4 libraries only, as pallreduce)
  * Sizes 8 B, 1 KiB, 64 KiB, 1 MiB (barrier: 0).
  *
  * Method (as the OSU collective benchmarks): bcast/allreduce/alltoall time each call on its own,
@@ -32,7 +37,8 @@
  * Usage: coll [--quick] [--max-iters N] [--ops a,b,...] [--max-bytes B]
  *   --quick        about 10x shorter runs
  *   --max-iters N  at most N timed iterations per measurement (for slow oversubscribed peers)
- *   --ops LIST     subset of barrier,bcast,allreduce,alltoall,iallreduce,pallreduce
+ *   --ops LIST     subset of barrier,bcast,allreduce,alltoall,iallreduce,pallreduce,nalltoall,
+ *                  pnalltoall
  *                  (default the first four)
  *   --max-bytes B  skip sizes above B
  */
@@ -70,11 +76,14 @@ static void *xmalloc(size_t n)
     return p;
 }
 
-enum op { BARRIER, BCAST, ALLREDUCE, ALLTOALL, IALLREDUCE, PALLREDUCE, NOPS };
-static const char *const op_names[NOPS] = {"barrier", "bcast", "allreduce", "alltoall", "iallreduce", "pallreduce"};
+enum op { BARRIER, BCAST, ALLREDUCE, ALLTOALL, IALLREDUCE, PALLREDUCE, NALLTOALL, PNALLTOALL, NOPS };
+static const char *const op_names[NOPS] = {"barrier",    "bcast",      "allreduce", "alltoall",
+                                           "iallreduce", "pallreduce", "nalltoall", "pnalltoall"};
+#define NNEIGHBORS 4 /* a 2-D Cartesian grid: -x, +x, -y, +y */
 #define NDEFAULT_OPS 4 /* what runs without --ops */
 
 static MPI_Request persistent = MPI_REQUEST_NULL; /* pallreduce's, for the size being measured */
+static MPI_Comm grid = MPI_COMM_NULL;              /* nalltoall's 2-D periodic grid */
 
 /* One call of the collective. */
 static void call(enum op op, long bytes)
@@ -96,8 +105,12 @@ static void call(enum op op, long bytes)
         break;
     }
     case PALLREDUCE:
+    case PNALLTOALL:
         MPI_Start(&persistent);
         MPI_Wait(&persistent, MPI_STATUS_IGNORE);
+        break;
+    case NALLTOALL:
+        MPI_Neighbor_alltoall(sbuf, (int)bytes, MPI_BYTE, rbuf, (int)bytes, MPI_BYTE, grid);
         break;
     default:
         MPI_Alltoall(sbuf, (int)bytes, MPI_BYTE, rbuf, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
@@ -105,16 +118,27 @@ static void call(enum op op, long bytes)
     }
 }
 
-/* pallreduce's request for this size; 0 where the library has no persistent collectives. */
-static int persistent_begin(long bytes)
+/* The persistent op's request for this size; 0 where the library has no persistent collectives. */
+static int persistent_begin(enum op op, long bytes)
 {
 #if MPI_VERSION >= 4
+    if (op == PNALLTOALL)
+        return MPI_Neighbor_alltoall_init(sbuf, (int)bytes, MPI_BYTE, rbuf, (int)bytes, MPI_BYTE, grid,
+                                          MPI_INFO_NULL, &persistent) == MPI_SUCCESS;
     return MPI_Allreduce_init(dsend, drecv, (int)(bytes / 8), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL,
                               &persistent) == MPI_SUCCESS;
 #else
+    (void)op;
     (void)bytes;
     return 0;
 #endif
+}
+
+/* The grid rank's four neighbours in MPI_Neighbor_alltoall's order (dimension 0 -/+, then 1 -/+). */
+static void grid_neighbors(int nb[NNEIGHBORS])
+{
+    for (int d = 0; d < 2; d++)
+        MPI_Cart_shift(grid, d, 1, &nb[2 * d], &nb[2 * d + 1]);
 }
 
 /* n iterations. op: this rank's mean seconds per call (what is reported); wall: seconds for the
@@ -187,6 +211,22 @@ static void check_once(enum op op, long bytes)
             if (drecv[i] != (double)np * (np + 1) / 2 + (double)np * (double)(i % 3))
                 die("allreduce computed a wrong sum");
         break;
+    case NALLTOALL:
+    case PNALLTOALL: {
+        /* Block k goes to neighbour k, which receives it in its block for the opposite direction
+         * (k ^ 1); the byte names sender and direction, so a swapped block is caught. */
+        int nb[NNEIGHBORS], me;
+        MPI_Comm_rank(grid, &me);
+        grid_neighbors(nb);
+        for (int k = 0; k < NNEIGHBORS; k++)
+            memset(sbuf + (size_t)k * (size_t)bytes, (me * 8 + k) & 0x7f, (size_t)bytes);
+        call(op, bytes);
+        for (int k = 0; k < NNEIGHBORS; k++)
+            for (i = 0; i < bytes; i++)
+                if (rbuf[(size_t)k * (size_t)bytes + (size_t)i] != (char)((nb[k] * 8 + (k ^ 1)) & 0x7f))
+                    die("neighbor_alltoall delivered a wrong block");
+        break;
+    }
     case ALLTOALL:
         for (int p = 0; p < np; p++)
             memset(sbuf + (size_t)p * (size_t)bytes, (rank * 16 + p) & 0x7f, (size_t)bytes);
@@ -204,9 +244,9 @@ static void check_once(enum op op, long bytes)
 
 static void measure(const struct cfg *c, enum op op, long bytes)
 {
-    if (op == PALLREDUCE && !persistent_begin(bytes)) {
+    if ((op == PALLREDUCE || op == PNALLTOALL) && !persistent_begin(op, bytes)) {
         if (rank == 0)
-            fprintf(stderr, "pallreduce: this library has no MPI_Allreduce_init (MPI %d)\n", MPI_VERSION);
+            fprintf(stderr, "%s: this library has no persistent collectives (MPI %d)\n", op_names[op], MPI_VERSION);
         return;
     }
     check_once(op, bytes);
@@ -289,8 +329,12 @@ int main(int argc, char **argv)
     for (int s = 0; s < NSIZES; s++)
         if (sizes[s] <= c.max_bytes && sizes[s] > top)
             top = sizes[s];
-    sbuf = xmalloc((size_t)top * (size_t)np);
-    rbuf = xmalloc((size_t)top * (size_t)np);
+    size_t blocks = (size_t)(np > NNEIGHBORS ? np : NNEIGHBORS);
+    sbuf = xmalloc((size_t)top * blocks);
+    rbuf = xmalloc((size_t)top * blocks);
+    int dims[2] = {0, 0}, periods[2] = {1, 1};
+    MPI_Dims_create(np, 2, dims);
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &grid);
     dsend = xmalloc((size_t)top);
     drecv = xmalloc((size_t)top);
 
@@ -303,6 +347,7 @@ int main(int argc, char **argv)
             if (sizes[s] <= c.max_bytes)
                 measure(&c, (enum op)op, sizes[s]);
     }
+    MPI_Comm_free(&grid);
     free(sbuf);
     free(rbuf);
     free(dsend);

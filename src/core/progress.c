@@ -45,7 +45,7 @@ static void report_request(struct skiff_request *r, void *arg)
         return;
     const char *comm = r->comm ? skiff_comm_label(r->comm) : "?";
     if (r->kind == SKIFF_REQ_COLL) {
-        skiff_error("  pending nonblocking collective: communicator %s", comm);
+        skiff_error("  pending %s: communicator %s", r->persist ? r->persist->what : "nonblocking collective", comm);
         return;
     }
     if (r->kind == SKIFF_REQ_GREQ) {

@@ -401,8 +401,8 @@ static int check_p2p_req(const MPI_Request *request, const char *verb, struct sk
     if (!rc && !*out)
         rc = skiff_err(MPI_ERR_REQUEST, "cannot %s MPI_REQUEST_NULL", verb);
     else if (!rc && (*out)->kind == SKIFF_REQ_COLL && !(verb[0] == 'f' && skiff_req_inactive(*out)))
-        rc = skiff_err(MPI_ERR_REQUEST, "cannot %s the request of a nonblocking collective (complete it with "
-                       "MPI_Wait or MPI_Test)", verb);
+        rc = skiff_err(MPI_ERR_REQUEST, "cannot %s the request of a %s (complete it with MPI_Wait or MPI_Test)",
+                       verb, (*out)->persist ? (*out)->persist->what : "nonblocking collective");
     return rc;
 }
 

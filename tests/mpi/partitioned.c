@@ -12,6 +12,8 @@
  *     MPI_Waitall; meanwhile an ordinary MPI_Isend/MPI_Irecv pair on the same communicator, with the
  *     same tag and MPI_ANY_TAG, must get the ordinary message and nothing partitioned.
  *   - a vector datatype on the sending side against contiguous ints on the receiving side.
+ *   - a late receiver: every partition marked before the receiving side calls MPI_Precv_init (eager and
+ *     rendezvous sizes).
  *   - partitions leave as they are marked: half the send partitions ready, the first receive partition
  *     arrives (and the second has not) before the sender marks the rest; eager and rendezvous sizes
  *     (not under MPICH 4.0, which sends a partitioned message only when all of it is ready).
@@ -29,7 +31,8 @@
 #define NAME "partitioned"
 #define TOTAL 48
 #define ROUNDS 3
-enum { TAG_SHAPE = 10, TAG_SAME = 11, TAG_OTHER = 12, TAG_VEC = 13, TAG_NULL = 14, TAG_EARLY = 15, TAG_ACK = 16 };
+enum { TAG_SHAPE = 10, TAG_SAME = 11, TAG_OTHER = 12, TAG_VEC = 13, TAG_NULL = 14, TAG_EARLY = 15, TAG_ACK = 16,
+       TAG_LATE = 17 };
 
 #if MPI_VERSION >= 4
 
@@ -270,6 +273,33 @@ static void early(int right, int left, int rank, int per)
     free(rbuf);
 }
 
+/* Every partition is marked before the receiver even exists: the hello and the data wait for it. The send
+ * completes after the receive, as a rendezvous-sized one may need the receiver. */
+static void late_receiver(int right, int left, int rank, int per)
+{
+    int total = 3 * per;
+    int *sbuf = tu_malloc((size_t)total * sizeof(int)), *rbuf = tu_malloc((size_t)total * sizeof(int));
+    MPI_Request s, r;
+    for (int k = 0; k < total; k++) {
+        sbuf[k] = value(rank, 0, k, 41);
+        rbuf[k] = -1;
+    }
+    CHECK_MPI(MPI_Psend_init(sbuf, 3, per, MPI_INT, right, TAG_LATE, MPI_COMM_WORLD, MPI_INFO_NULL, &s));
+    CHECK_MPI(MPI_Start(&s));
+    CHECK_MPI(MPI_Pready_range(0, 2, s));
+    tu_barrier();
+    CHECK_MPI(MPI_Precv_init(rbuf, 1, total, MPI_INT, left, TAG_LATE, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
+    CHECK_MPI(MPI_Start(&r));
+    CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Wait(&s, MPI_STATUS_IGNORE));
+    for (int k = 0; k < total; k++)
+        CHECK_EQ(value(left, 0, k, 41), rbuf[k]);
+    CHECK_MPI(MPI_Request_free(&s));
+    CHECK_MPI(MPI_Request_free(&r));
+    free(sbuf);
+    free(rbuf);
+}
+
 static void proc_null(void)
 {
     int sbuf[8] = {0}, rbuf[8] = {0}, flag = 0;
@@ -308,6 +338,8 @@ int main(int argc, char **argv)
     shapes(right, left, rank);
     several(right, left, rank);
     vector(right, left, rank);
+    late_receiver(right, left, rank, 8);
+    late_receiver(right, left, rank, 64 * 1024);
     if (EARLY_ARRIVAL) {
         early(right, left, rank, 16);
         early(right, left, rank, 64 * 1024);

@@ -1150,6 +1150,18 @@ static int parrived_out_of_range(struct bad_ctx *x)
     return rc;
 }
 
+/* A started partitioned receive (of MPI_PROC_NULL: complete, but not yet waited for) is still active. */
+static int request_free_partitioned(struct bad_ctx *x)
+{
+    MPI_Request r = MPI_REQUEST_NULL;
+    MPI_Precv_init(x->ibuf, 2, 1, MPI_INT, MPI_PROC_NULL, 0, x->comm, MPI_INFO_NULL, &r);
+    MPI_Start(&r);
+    int rc = MPI_Request_free(&r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    MPI_Request_free(&r);
+    return rc;
+}
+
 const struct bad_case bad_p2p[] = {
     P2P_ROWS(send, "MPI_Send"),
     P2P_ROWS(ssend, "MPI_Ssend"),
@@ -1263,6 +1275,8 @@ const struct bad_case bad_p2p[] = {
     {"parrived_null_flag", "MPI_Parrived", MPI_ERR_ARG, "flag is NULL", parrived_null_flag},
     {"parrived_send", "MPI_Parrived", MPI_ERR_REQUEST, "is not a partitioned receive", parrived_send},
     {"parrived_out_of_range", "MPI_Parrived", MPI_ERR_ARG, "partition 5 is out of range", parrived_out_of_range},
+    {"request_free_partitioned", "MPI_Request_free", MPI_ERR_REQUEST, "request of a partitioned receive",
+     request_free_partitioned},
     {"sendrecv_dest_high", "MPI_Sendrecv", MPI_ERR_RANK, "invalid rank 99", sendrecv_dest_high},
     {"sendrecv_source_high", "MPI_Sendrecv", MPI_ERR_RANK, "invalid rank 98", sendrecv_source_high},
     {"sendrecv_sendtag", "MPI_Sendrecv", MPI_ERR_TAG, "invalid tag -7", sendrecv_sendtag},

@@ -28,7 +28,7 @@ skiff_mpi_test(      dt_decode              dt_decode.c            "1;2;3;4")
 skiff_mpi_test(      dt_external32          dt_external32.c        "1;2")
 skiff_mpi_test(      dt_x                   dt_x.c                 "1;2")
 # Reductions on non-contiguous derived types (vector, indexed, struct of one type, vector of MPI_DOUBLE_INT) in
-# every form: blocking, nonblocking, persistent, MPI_IN_PLACE, MPI_Reduce_local.
+# every form: blocking, nonblocking, persistent, MPI_IN_PLACE, MPI_Reduce_local, on intercommunicators.
 skiff_mpi_test(      red_noncontig          red_noncontig.c        "1;2;3;4")
 # Datatype names, attributes (copy/delete callbacks through Type_dup, Type_free), Type_match_size and the
 # Fortran 90 parameterized types in messages and reductions.

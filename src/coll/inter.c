@@ -54,10 +54,11 @@ static void reduce_from_all(struct skiff_sched *s, void *recvbuf, size_t count, 
         skiff_sched_reduce(s, all + ((size_t)r * count + off) * esize, recvbuf, len);
 }
 
+/* By extent, as the op loops step: a pair type's padding (MPI_DOUBLE_INT's 4 bytes) included. */
 static size_t elem_size(MPI_Datatype dt)
 {
     const struct skiff_type *t = skiff_type_get(dt);
-    return t ? t->size : 0;
+    return t ? (size_t)t->extent : 0;
 }
 
 int skiff_inter_reduce(const void *sendbuf, void *recvbuf, size_t count, MPI_Datatype dt, MPI_Op op, int root,

@@ -6,6 +6,7 @@
 #include "core/op.h"
 #include "mpi/coll_stage.h"
 #include "mpi/mpi_impl.h"
+#include "mpi/red_stage.h"
 
 /* Every process of both groups runs a schedule for every call, the idle ones (MPI_PROC_NULL) an empty
  * one, so the communicator's collective tags stay in step. */
@@ -195,10 +196,10 @@ static int check_red(int count, MPI_Datatype dt, MPI_Op op, struct ired *r)
         rc = skiff_op_check(op, dt);
     if (rc)
         return rc;
-    if (SKIFF_UNLIKELY(!t->contiguous && !t->predefined))
-        return skiff_err(MPI_ERR_UNSUPPORTED_OPERATION, "skiff reduces only contiguous datatypes, and this derived "
-                         "one has %zu bytes of data in an extent of %td (a limitation of skiff, not an error of the "
-                         "program)", t->size, t->extent);
+    if (SKIFF_UNLIKELY(!t->contiguous && !t->predefined && skiff_op_user(op))) /* see skiff_ck_reduction */
+        return skiff_err(MPI_ERR_UNSUPPORTED_OPERATION, "skiff applies a user-defined op only to contiguous "
+                         "datatypes, and this derived one has %zu bytes of data in an extent of %td (a limitation "
+                         "of skiff, not an error of the program)", t->size, t->extent);
     int basic = !t->predefined && !skiff_op_user(op);
     *r = (struct ired){(size_t)count * (basic ? t->nbasic : 1), basic ? t->basic : dt, t->true_lb, t};
     return MPI_SUCCESS;
@@ -207,6 +208,52 @@ static int check_red(int count, MPI_Datatype dt, MPI_Op op, struct ired *r)
 static void *at(const void *buf, const struct ired *r)
 {
     return buf ? (char *)buf + r->shift : NULL;
+}
+
+/* A predefined op on a non-contiguous datatype runs on staged copies of the data (mpi/red_stage.h):
+ * *sendbuf and *recvbuf are replaced by them, and *st holds them until red_done. in, out: the elements
+ * this process gives and gets. */
+static int red_stage(struct ired *r, MPI_Datatype dt, const void **sendbuf, void **recvbuf, size_t in, size_t out,
+                     struct skiff_red_stage **st)
+{
+    *st = NULL;
+    if (!r->t || r->t->contiguous || r->t->predefined)
+        return MPI_SUCCESS;
+    struct skiff_red red = {r->count, r->dt, r->shift, r->t, r->dt == dt ? 1 : r->t->nbasic};
+    if (!(*st = malloc(sizeof **st)))
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory");
+    int rc = skiff_red_stage(&red, sendbuf, recvbuf, in, out, 0, *st);
+    if (rc) {
+        free(*st);
+        *st = NULL;
+        return rc;
+    }
+    r->shift = 0;
+    return MPI_SUCCESS;
+}
+
+static void red_unstage(struct skiff_red_stage *st, int ok)
+{
+    skiff_red_unstage(st, ok);
+    free(st);
+}
+
+static void red_unstage_on_complete(struct skiff_request *q)
+{
+    red_unstage(q->cookie, !q->st_error);
+    q->cookie = NULL;
+}
+
+/* As finish, for the staged copies of a reduction. */
+static int red_done(MPI_Comm comm, int rc, struct skiff_red_stage *st, MPI_Request *request, struct skiff_request *q)
+{
+    if (st && !rc && q && q->state != SKIFF_RS_DONE) {
+        q->cookie = st;
+        q->on_complete = red_unstage_on_complete;
+    } else if (st) {
+        red_unstage(st, !rc);
+    }
+    return done(comm, rc, request, q);
 }
 
 static int check_red_buf(const void *buf, int count, const struct ired *r, const char *name)
@@ -227,13 +274,17 @@ int skiff_mpi_inter_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Da
         rc = check_root(c, root);
     if (!rc && root != MPI_PROC_NULL)
         rc = check_red(count, dt, op, &r);
+    struct skiff_red_stage *st = NULL;
     if (!rc && root == MPI_ROOT)
         rc = check_red_buf(recvbuf, count, &r, "recvbuf");
     else if (!rc && root >= 0)
         rc = check_red_buf(sendbuf, count, &r, "sendbuf");
+    if (!rc && root != MPI_PROC_NULL)
+        rc = red_stage(&r, dt, &sendbuf, &recvbuf, root == MPI_ROOT ? 0 : (size_t)count,
+                       root == MPI_ROOT ? (size_t)count : 0, &st);
     if (!rc)
         rc = skiff_inter_reduce(at(sendbuf, &r), at(recvbuf, &r), r.count, r.dt, op, root, c, q);
-    return done(comm, rc, request, slot);
+    return red_done(comm, rc, st, request, slot);
 }
 
 int skiff_mpi_inter_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
@@ -249,9 +300,12 @@ int skiff_mpi_inter_allreduce(const void *sendbuf, void *recvbuf, int count, MPI
         rc = check_red_buf(sendbuf, count, &r, "sendbuf");
     if (!rc)
         rc = check_red_buf(recvbuf, count, &r, "recvbuf");
+    struct skiff_red_stage *st = NULL;
+    if (!rc)
+        rc = red_stage(&r, dt, &sendbuf, &recvbuf, (size_t)count, (size_t)count, &st);
     if (!rc)
         rc = skiff_inter_allreduce(at(sendbuf, &r), at(recvbuf, &r), r.count, r.dt, op, c, q);
-    return done(comm, rc, request, slot);
+    return red_done(comm, rc, st, request, slot);
 }
 
 int skiff_mpi_inter_reduce_scatter(const void *sendbuf, void *recvbuf, int recvcount, const int *recvcounts,
@@ -276,12 +330,15 @@ int skiff_mpi_inter_reduce_scatter(const void *sendbuf, void *recvbuf, int recvc
         rc = check_red_buf(sendbuf, (int)total, &r, "sendbuf");
     if (!rc)
         rc = check_red_buf(recvbuf, (int)counts[c->rank], &r, "recvbuf");
+    struct skiff_red_stage *st = NULL;
+    if (!rc)
+        rc = red_stage(&r, dt, &sendbuf, &recvbuf, total, counts[c->rank], &st);
     for (int i = 0; !rc && i < c->size; i++)
         counts[i] *= scale;
     if (!rc)
         rc = skiff_inter_reduce_scatter(at(sendbuf, &r), at(recvbuf, &r), counts, r.dt, op, c, q);
     free(counts); /* the schedule took the sizes it needs */
-    return done(comm, rc, request, slot);
+    return red_done(comm, rc, st, request, slot);
 }
 
 int skiff_mpi_inter_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,

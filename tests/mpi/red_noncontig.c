@@ -1,7 +1,8 @@
 /* Reductions on non-contiguous derived datatypes of one predefined type: a vector and an indexed type
  * of ints, a struct of two doubles with a gap, a vector of MPI_DOUBLE_INT pairs (MPI_MAXLOC, whose basic
  * type has padding of its own). Every reduction in every form: Reduce, Allreduce, Reduce_scatter(_block),
- * Scan, Exscan, blocking, nonblocking and persistent, with and without MPI_IN_PLACE, and MPI_Reduce_local.
+ * Scan, Exscan, blocking, nonblocking and persistent, with and without MPI_IN_PLACE, and MPI_Reduce_local;
+ * Allreduce, Iallreduce and Reduce on an intercommunicator.
  * The gaps between the data must come through untouched, and a persistent reduction must reduce what its
  * buffers hold at each start.
  *
@@ -30,6 +31,7 @@ struct di {
 };
 
 static int rank, size, refusals;
+static int parity = -1; /* >= 0: only the world ranks of this parity contribute (intercommunicators) */
 static MPI_Comm comm;
 
 static size_t basic_size(const struct layout *l)
@@ -78,6 +80,8 @@ static void expect(const struct layout *l, int e, int k, int lo, int hi, double 
     *v = l->kind == KDI ? -1 : 0;
     *idx = -1;
     for (int r = lo; r <= hi; r++) {
+        if (parity >= 0 && r % 2 != parity)
+            continue;
         double x = value(l, r, e, k);
         if (l->kind != KDI)
             *v += x;
@@ -337,6 +341,33 @@ static void reduce_local(const struct layout *l)
     free(io);
 }
 
+/* On an intercommunicator of the even and the odd world ranks, every process gets the reduction of the
+ * other group's data: Allreduce (blocking and not), and Reduce to world rank 0 (MPI_ROOT in its group). */
+static void inter(const struct layout *l, MPI_Comm ic)
+{
+    const int n = 3;
+    char *s = make(l, n, 0, rank), *r = make(l, n, 0, -1000);
+    MPI_Request req;
+    parity = 1 - rank % 2;
+    int rc = MPI_Allreduce(s, r, n, l->t, op_of(l), ic);
+    if (!refused(rc, l, "intercommunicator allreduce"))
+        check("intercommunicator allreduce", l, r, n, 0, 0, size - 1);
+    free(r);
+    r = make(l, n, 0, -1000);
+    rc = wait_if(MPI_Iallreduce(s, r, n, l->t, op_of(l), ic, &req), &req);
+    if (!refused(rc, l, "intercommunicator iallreduce"))
+        check("intercommunicator iallreduce", l, r, n, 0, 0, size - 1);
+    free(r);
+    r = make(l, n, 0, -1000);
+    int root = rank % 2 ? 0 : rank == 0 ? MPI_ROOT : MPI_PROC_NULL;
+    rc = MPI_Reduce(s, r, n, l->t, op_of(l), root, ic);
+    if (!refused(rc, l, "intercommunicator reduce") && rank == 0)
+        check("intercommunicator reduce", l, r, n, 0, 0, size - 1);
+    parity = -1;
+    free(s);
+    free(r);
+}
+
 static void run(const struct layout *l)
 {
     for (int f = BLOCKING; f <= PERSISTENT; f++)
@@ -398,6 +429,16 @@ int main(int argc, char **argv)
     build();
     for (int i = 0; i < nlayouts; i++)
         run(&layouts[i]);
+    if (size >= 2) {
+        MPI_Comm local, ic;
+        CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &local));
+        CHECK_MPI(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, 1 - rank % 2, 7, &ic));
+        CHECK_MPI(MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN));
+        for (int i = 0; i < nlayouts; i++)
+            inter(&layouts[i], ic);
+        CHECK_MPI(MPI_Comm_free(&ic));
+        CHECK_MPI(MPI_Comm_free(&local));
+    }
     for (int i = 0; i < nlayouts; i++)
         if (layouts[i].derived)
             CHECK_MPI(MPI_Type_free(&layouts[i].t));

@@ -42,6 +42,7 @@ skiff_mpi_test(      comm_churn             comm_churn.c           "1;2;3" TIMEO
 # MPI-4 sessions without MPI_Init: two at once, every process set (mpi_size, a communicator from each), an
 # intercommunicator from the two halves of mpi://WORLD, session error handlers, a new session after the last ended.
 skiff_mpi_test(      session_only           session_only.c         "1;2;3;4")
+skiff_mpi_test(      session_only_nodes     session_only.c         "4" ENV SKIFF_NODE_SIZE=2)
 # Sessions beside the world model: a session ended before MPI_Init, one open across it (its communicator
 # congruent to MPI_COMM_WORLD, traffic on both), one between MPI_Init and MPI_Finalize, one used after MPI_Finalize.
 skiff_mpi_test(      session_mixed          session_mixed.c        "1;2;3;4;singleton")

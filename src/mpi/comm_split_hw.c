@@ -52,11 +52,13 @@ int skiff_split_guided_color(struct skiff_comm *c, int split_type, const struct 
         *level = level_of(type);
         return *level < 0 ? MPI_UNDEFINED : level_color(c, *level);
     }
-    /* The two process sets every MPI has. */
+    /* The two process sets every MPI has, and skiff's per-node one (mpi/session.c). */
     if (pset && strcmp(pset, "mpi://WORLD") == 0)
         return 0;
     if (pset && strcmp(pset, "mpi://SELF") == 0)
         return skiff_comm_world_rank(c, c->rank);
+    if (pset && strcmp(pset, "skiff://node") == 0)
+        return level_color(c, 0);
     return MPI_UNDEFINED;
 }
 

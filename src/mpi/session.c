@@ -3,15 +3,16 @@
  *   mpi://WORLD   every process of the job
  *   mpi://SELF    this process alone
  *   skiff://node  the processes on this process's node (those MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)
- *                 groups together): the same name gives different groups on different nodes.
+ *                 groups together, pretend nodes of SKIFF_NODE_SIZE included): the same name gives
+ *                 different groups on different nodes.
  * Names compare without regard to case, as MPICH and Open MPI do for the mpi:// ones. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "boot/boot.h"
 #include "core/errhandler.h"
+#include "core/node.h"
 #include "core/objpool.h"
 #include "mpi/mpi_impl.h"
 #include "mpi/session.h"
@@ -201,10 +202,10 @@ static int *pset_members(const char *name, int *n)
             which = i;
     if (which < 0)
         return NULL;
-    int *w = malloc(sizeof(int) * (size_t)skiff.size);
+    int *w = malloc(sizeof(int) * (size_t)skiff.size), node = skiff_node_of(skiff.rank);
     *n = 0;
     for (int r = 0; w && r < skiff.size; r++)
-        if (which == 0 || (which == 1 && r == skiff.rank) || (which == 2 && skiff_boot.map.node[r] == skiff_boot.node))
+        if (which == 0 || (which == 1 && r == skiff.rank) || (which == 2 && skiff_node_of(r) == node))
             w[(*n)++] = r;
     return w;
 }

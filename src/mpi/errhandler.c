@@ -72,7 +72,7 @@ SKIFF_ALIAS(MPI_Comm_call_errhandler)
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
     SKIFF_ENTER(MPI_Errhandler_free);
-    SKIFF_REQUIRE_INIT();
+    /* Callable at any time (MPI-4.1): a session's handler may be freed with no session or MPI_Init live. */
     int rc = skiff_check_ptr(errhandler, "errhandler");
     if (!rc && !skiff_eh_user(*errhandler))
         rc = skiff_eh_check(*errhandler, SKIFF_EH_COMM); /* a predefined one, or the message why not */

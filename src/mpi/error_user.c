@@ -1,6 +1,7 @@
 /* Error classes, codes and strings the program adds and removes (MPI_Add_error_* and MPI-4.1's
  * MPI_Remove_error_*). Local calls: each process numbers its own, from MPI_ERR_LASTCODE + 1 up, and
- * MPI_LASTUSEDCODE on MPI_COMM_WORLD follows the largest. */
+ * MPI_LASTUSEDCODE on MPI_COMM_WORLD follows the largest. MPI-4.1 lets them be called at any time, before
+ * MPI_Init and after MPI_Finalize too (sessions may come and go around them), so none requires MPI_Init. */
 #include <string.h>
 
 #include "mpi/mpi_impl.h"
@@ -26,7 +27,6 @@ static int check_added(int code, const char *what)
 int PMPI_Add_error_class(int *errorclass)
 {
     SKIFF_ENTER(MPI_Add_error_class);
-    SKIFF_REQUIRE_INIT();
     int rc = skiff_check_ptr(errorclass, "errorclass");
     if (!rc && skiff_err_user_add(0, errorclass) != 0)
         rc = out_of_values();
@@ -51,7 +51,6 @@ static int check_class(int errorclass)
 int PMPI_Add_error_code(int errorclass, int *errorcode)
 {
     SKIFF_ENTER(MPI_Add_error_code);
-    SKIFF_REQUIRE_INIT();
     int rc = check_class(errorclass);
     if (!rc)
         rc = skiff_check_ptr(errorcode, "errorcode");
@@ -64,7 +63,6 @@ SKIFF_ALIAS(MPI_Add_error_code)
 int PMPI_Add_error_string(int errorcode, const char *string)
 {
     SKIFF_ENTER(MPI_Add_error_string);
-    SKIFF_REQUIRE_INIT();
     int rc = check_added(errorcode, "errorcode");
     if (!rc)
         rc = skiff_check_ptr(string, "string");
@@ -81,7 +79,6 @@ SKIFF_ALIAS(MPI_Add_error_string)
 int PMPI_Remove_error_class(int errorclass)
 {
     SKIFF_ENTER(MPI_Remove_error_class);
-    SKIFF_REQUIRE_INIT();
     int rc = check_added(errorclass, "errorclass");
     if (!rc && !skiff_err_user_is_class(errorclass))
         rc = skiff_err(MPI_ERR_ARG, "errorclass %d is an added error code (of class %d): remove it with "
@@ -100,7 +97,6 @@ SKIFF_ALIAS(MPI_Remove_error_class)
 int PMPI_Remove_error_code(int errorcode)
 {
     SKIFF_ENTER(MPI_Remove_error_code);
-    SKIFF_REQUIRE_INIT();
     int rc = check_added(errorcode, "errorcode");
     if (!rc && skiff_err_user_is_class(errorcode))
         rc = skiff_err(MPI_ERR_ARG, "errorcode %d is an added error class: remove it with MPI_Remove_error_class",
@@ -118,7 +114,6 @@ SKIFF_ALIAS(MPI_Remove_error_code)
 int PMPI_Remove_error_string(int errorcode)
 {
     SKIFF_ENTER(MPI_Remove_error_string);
-    SKIFF_REQUIRE_INIT();
     int rc = check_added(errorcode, "errorcode");
     if (!rc && !skiff_err_user_has_string(errorcode))
         rc = skiff_err(MPI_ERR_ARG, "error code %d has no string (MPI_Add_error_string gives one)", errorcode);

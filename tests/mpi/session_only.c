@@ -154,6 +154,10 @@ static MPI_Comm world_comm(MPI_Session s, const char *tag)
     CHECK_MPI(MPI_Group_from_session_pset(s, "mpi://WORLD", &g));
     CHECK_MPI(MPI_Comm_create_from_group(g, tag, MPI_INFO_NULL, MPI_ERRORS_RETURN, &c));
     CHECK_MPI(MPI_Group_free(&g));
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL; /* the handler given is the communicator's */
+    CHECK_MPI(MPI_Comm_get_errhandler(c, &eh));
+    CHECK(eh == MPI_ERRORS_RETURN);
+    CHECK_MPI(MPI_Errhandler_free(&eh));
     return c;
 }
 

@@ -1,6 +1,6 @@
 /* Handles as integers: MPI-5's MPI_X_toint/MPI_X_fromint and Fortran's MPI_X_c2f/MPI_X_f2c, for every
  * kind of handle. They give the same integers (MPI_Fint is int): a predefined handle is its ABI value; a
- * user handle (communicator, group, datatype, op, request, info, message) gets one from its kind's table
+ * user handle (communicator, group, datatype, op, request, info, message, session, error handler) gets one from its kind's table
  * (core/handle_table.h), the same for as long as the handle lives. The calls have no error code to
  * return, so a handle that is not live converts to its kind's null value and an integer that names no
  * live handle to the null handle. For kinds skiff has no objects of (file, window) only the
@@ -8,6 +8,7 @@
  * every call they forward. */
 #include "mpi/handle_convert.h"
 
+#include "core/errhandler.h"
 #include "core/handle_table.h"
 #include "core/op.h"
 #include "core/request.h"
@@ -57,6 +58,11 @@ static int message_live(uintptr_t h)
     return m && m->kind == SKIFF_REQ_MSG;
 }
 
+static int errhandler_live(uintptr_t h)
+{
+    return skiff_eh_user((MPI_Errhandler)h) != NULL;
+}
+
 static int session_live(uintptr_t h)
 {
     return skiff_session_live((MPI_Session)h);
@@ -65,7 +71,8 @@ static int session_live(uintptr_t h)
 static struct skiff_htab comms = SKIFF_HTAB_INIT(comm_live), groups = SKIFF_HTAB_INIT(group_live),
                          types = SKIFF_HTAB_INIT(type_live), ops = SKIFF_HTAB_INIT(op_live),
                          requests = SKIFF_HTAB_INIT(request_live), infos = SKIFF_HTAB_INIT(info_live),
-                         messages = SKIFF_HTAB_INIT(message_live), sessions = SKIFF_HTAB_INIT(session_live);
+                         messages = SKIFF_HTAB_INIT(message_live), sessions = SKIFF_HTAB_INIT(session_live),
+                         errhandlers = SKIFF_HTAB_INIT(errhandler_live);
 
 struct kind {
     const char *what;       /* for the message when the table is full */
@@ -88,7 +95,7 @@ static const struct kind comm_kind = {"communicator", 0x100, (const uint16_t[]){
                          message_kind = {"message", 0x128, (const uint16_t[]){0x129, 0}, NULL, &messages},
                          info_kind = {"info", 0x130, (const uint16_t[]){0x131, 0}, NULL, &infos},
                          errhandler_kind = {"error handler", 0x140, (const uint16_t[]){0x141, 0x142, 0x143, 0},
-                                            NULL, NULL},
+                                            NULL, &errhandlers},
                          request_kind = {"request", 0x180, (const uint16_t[]){0}, NULL, &requests},
                          type_kind = {"datatype", 0x200, (const uint16_t[]){0}, type_predefined, &types},
                          op_kind = {"op", 0x20,
@@ -148,6 +155,7 @@ void skiff_handles_finalize(void)
     skiff_htab_destroy(&infos);
     skiff_htab_destroy(&messages);
     skiff_htab_destroy(&sessions);
+    skiff_htab_destroy(&errhandlers);
 }
 
 /* The four calls of one kind, and their MPI_ names. */

@@ -8,6 +8,7 @@
  *   - reference counting: MPI_Errhandler_free of a handler still attached clears the handle but the
  *     handler keeps being called; MPI_Comm_get_errhandler gives a handle that compares equal and is
  *     freed again; the handler outlives communicators freed before it;
+ *   - a user handler converts to an integer (MPI_Errhandler_c2f) and back;
  *   - the MPI-1 names MPI_Errhandler_create/_set/_get (removed in MPI-3; with MPICH and Open MPI,
  *     which no longer declare them, the test maps them to their successors).
  * Errors are chosen so that every rank finds them before any message moves. */
@@ -193,6 +194,8 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
     CHECK_MPI(MPI_Comm_create_errhandler(handler, &eh));
     CHECK(eh != MPI_ERRHANDLER_NULL);
+    CHECK(MPI_Errhandler_f2c(MPI_Errhandler_c2f(eh)) == eh);
+    CHECK_EQ(MPI_Errhandler_c2f(eh), MPI_Errhandler_c2f(eh));
     CHECK_MPI(MPI_Comm_set_errhandler(comm, eh));
     failing_calls(comm);
 #ifdef SKIFF_MPI

@@ -1,10 +1,10 @@
 /* Handles as integers: MPI-5's MPI_X_toint/MPI_X_fromint and Fortran's MPI_X_c2f/MPI_X_f2c, for every
  * kind of handle. They give the same integers (MPI_Fint is int): a predefined handle is its ABI value; a
- * user handle (communicator, group, datatype, op, request, info, message, session, error handler) gets one from its kind's table
- * (core/handle_table.h), the same for as long as the handle lives. The calls have no error code to
- * return, so a handle that is not live converts to its kind's null value and an integer that names no
- * live handle to the null handle. For kinds skiff has no objects of (file, window) only the
- * predefined handles convert. Unprofiled, like MPI_Wtime: bindings call these around
+ * user handle (communicator, group, datatype, op, request, info, message, session, error handler) gets
+ * one from its kind's table (core/handle_table.h), the same for as long as the handle lives. The calls
+ * have no error code to return, so a handle that is not live converts to its kind's null value and an
+ * integer that names no live handle to the null handle. For kinds skiff has no objects of (file, window)
+ * only the predefined handles convert. Unprofiled, like MPI_Wtime: bindings call these around
  * every call they forward. */
 #include "mpi/handle_convert.h"
 

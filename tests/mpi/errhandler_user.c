@@ -4,7 +4,7 @@
  *     communicator call, and (skiff) a truncated receive found by MPI_Wait;
  *   - MPI_Comm_call_errhandler calls it with the given code and returns MPI_SUCCESS, also under
  *     MPI_ERRORS_RETURN;
- *   - Comm_dup and Comm_split inherit it; Comm_set_errhandler on one communicator leaves the others;
+ *   - Comm_dup, Comm_split, Cart_create, Comm_create and Comm_idup inherit it; Comm_set_errhandler on one communicator leaves the others;
  *   - reference counting: MPI_Errhandler_free of a handler still attached clears the handle but the
  *     handler keeps being called; MPI_Comm_get_errhandler gives a handle that compares equal and is
  *     freed again; the handler outlives communicators freed before it;
@@ -124,6 +124,33 @@ static void inheritance(MPI_Comm comm, MPI_Errhandler eh)
     CHECK(got == MPI_ERRHANDLER_NULL);
     failing_calls(d);
     failing_calls(s);
+
+    /* The other constructors inherit it too. */
+    int size, dims[1], periods[1] = {0};
+    MPI_Comm_size(comm, &size);
+    dims[0] = size;
+    MPI_Comm made[3];
+    MPI_Group g;
+    MPI_Request req;
+    CHECK_MPI(MPI_Cart_create(comm, 1, dims, periods, 0, &made[0]));
+    CHECK_MPI(MPI_Comm_group(comm, &g));
+    CHECK_MPI(MPI_Comm_create(comm, g, &made[1]));
+    CHECK_MPI(MPI_Group_free(&g));
+    CHECK_MPI(MPI_Comm_idup(comm, &made[2], &req));
+    CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+    for (int i = 0; i < 3; i++) {
+#ifdef MPICH_VERSION /* MPICH 4.0's Comm_create does not pass the handler on */
+        if (i == 1) {
+            CHECK_MPI(MPI_Comm_free(&made[i]));
+            continue;
+        }
+#endif
+        CHECK_MPI(MPI_Comm_get_errhandler(made[i], &got));
+        CHECK_MSG(got == eh, "constructor %d", i);
+        CHECK_MPI(MPI_Errhandler_free(&got));
+        EXPECT_HANDLED(made[i], MPI_ERR_TAG, MPI_Send(&size, 1, MPI_INT, 0, -3, made[i]));
+        CHECK_MPI(MPI_Comm_free(&made[i]));
+    }
 
     /* Another handler on the split communicator only. */
     MPI_Errhandler b;

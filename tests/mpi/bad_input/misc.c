@@ -757,6 +757,25 @@ static int intercomm_from_groups_null(struct bad_ctx *x)
                                             mode_handler(x), &c);
 }
 
+static int hw_resource_info_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Get_hw_resource_info(NULL);
+}
+
+static int value_index_type_null(struct bad_ctx *x)
+{
+    MPI_Datatype pair;
+    (void)x;
+    return MPI_Type_get_value_index(MPI_DATATYPE_NULL, MPI_INT, &pair);
+}
+
+static int value_index_out_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Type_get_value_index(MPI_DOUBLE, MPI_INT, NULL);
+}
+
 const struct bad_case bad_misc[] = {
     {"op_create_fn_null", "MPI_Op_create", MPI_ERR_ARG, "user_fn is NULL", op_create_fn_null},
     {"op_create_out_null", "MPI_Op_create", MPI_ERR_ARG, "op is NULL", op_create_out_null},
@@ -864,5 +883,8 @@ const struct bad_case bad_misc[] = {
      intercomm_from_groups_overlap},
     {"intercomm_from_groups_null", "MPI_Intercomm_create_from_groups", MPI_ERR_GROUP, "MPI_GROUP_NULL",
      intercomm_from_groups_null},
+    {"hw_resource_info_null", "MPI_Get_hw_resource_info", MPI_ERR_ARG, "hw_info is NULL", hw_resource_info_null},
+    {"value_index_type_null", "MPI_Type_get_value_index", MPI_ERR_TYPE, "MPI_DATATYPE_NULL", value_index_type_null},
+    {"value_index_out_null", "MPI_Type_get_value_index", MPI_ERR_ARG, "pair_type is NULL", value_index_out_null},
     {0},
 };

@@ -27,6 +27,8 @@ skiff_valgrind_test(large_nocma_np2 2 mpitest_large ENV SKIFF_SHM_CMA=0)
 foreach(p mprobe persist isendrecv)
   skiff_valgrind_test(${p}_np2 2 mpitest_${p} ARGS 100000)
 endforeach()
+# Partitioned requests: sub-requests restarted every round, a hello that waits for a late receiver.
+skiff_valgrind_test(partitioned_np2 2 mpitest_partitioned)
 foreach(p sendrecv_ring large coll_smoke)
   skiff_valgrind_test(${p}_tcp_np3 3 mpitest_${p} ENV SKIFF_TRANSPORTS=tcp)
 endforeach()

@@ -11,7 +11,8 @@
  *     init order, different sizes), partitions marked interleaved across the requests, completed by
  *     MPI_Waitall; meanwhile an ordinary MPI_Isend/MPI_Irecv pair on the same communicator, with the
  *     same tag and MPI_ANY_TAG, must get the ordinary message and nothing partitioned.
- *   - a vector datatype on the sending side against contiguous ints on the receiving side.
+ *   - a vector datatype on the sending side against contiguous ints on the receiving side, and the
+ *     other way round (each receive partition checked as soon as MPI_Parrived reports it).
  *   - a late receiver: every partition marked before the receiving side calls MPI_Precv_init (eager and
  *     rendezvous sizes).
  *   - partitions leave as they are marked: half the send partitions ready, the first receive partition
@@ -198,17 +199,70 @@ static void several(int right, int left, int rank)
         CHECK_MPI(MPI_Request_free(&req[i]));
 }
 
+/* 3 ints, every other one of 6: elements follow each other without gaps between them. */
+static MPI_Datatype every_other_type(void)
+{
+    MPI_Datatype vec, every_other;
+    CHECK_MPI(MPI_Type_vector(3, 1, 2, MPI_INT, &vec));
+    CHECK_MPI(MPI_Type_create_resized(vec, 0, (MPI_Aint)(6 * sizeof(int)), &every_other));
+    CHECK_MPI(MPI_Type_commit(&every_other));
+    CHECK_MPI(MPI_Type_free(&vec));
+    return every_other;
+}
+
+/* Contiguous ints in 6 partitions go out; they land as every other int in 2 partitions of 8 elements,
+ * each unpacked once all of it is in. */
+static void vector_recv(int right, int left, int rank)
+{
+    int sbuf[TOTAL], rbuf[2 * TOTAL];
+    MPI_Datatype every_other = every_other_type();
+    MPI_Request s, r;
+    CHECK_MPI(MPI_Precv_init(rbuf, 2, 8, every_other, left, TAG_VEC, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
+    CHECK_MPI(MPI_Type_free(&every_other));
+    CHECK_MPI(MPI_Psend_init(sbuf, 6, TOTAL / 6, MPI_INT, right, TAG_VEC, MPI_COMM_WORLD, MPI_INFO_NULL, &s));
+    for (int round = 0; round < 2; round++) {
+        for (int k = 0; k < TOTAL; k++)
+            sbuf[k] = value(rank, round, k, 22);
+        for (int k = 0; k < 2 * TOTAL; k++)
+            rbuf[k] = -7;
+        CHECK_MPI(MPI_Start(&r));
+        CHECK_MPI(MPI_Start(&s));
+        mark(s, 6, round);
+        int seen[2] = {0, 0}, remaining = 2;
+        unsigned polls = 0;
+        while (remaining) {
+            int got = 0;
+            for (int i = 0; i < 2; i++) {
+                int flag = 0;
+                if (seen[i])
+                    continue;
+                CHECK_MPI(MPI_Parrived(r, i, &flag));
+                if (!flag)
+                    continue;
+                for (int k = i * TOTAL; k < (i + 1) * TOTAL; k++)
+                    CHECK_EQ(k % 2 ? -7 : value(left, round, k / 2, 22), rbuf[k]);
+                seen[i] = 1;
+                remaining--;
+                got = 1;
+            }
+            if (!got)
+                tu_poll_pause(&polls);
+        }
+        CHECK_MPI(MPI_Wait(&s, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+        for (int k = 0; k < 2 * TOTAL; k++)
+            CHECK_EQ(k % 2 ? -7 : value(left, round, k / 2, 22), rbuf[k]);
+    }
+    CHECK_MPI(MPI_Request_free(&s));
+    CHECK_MPI(MPI_Request_free(&r));
+}
+
 /* Every other int of 2*TOTAL leaves; the receiver takes TOTAL contiguous ints in 6 partitions. */
 static void vector(int right, int left, int rank)
 {
     int sbuf[2 * TOTAL], rbuf[TOTAL];
-    MPI_Datatype vec;
+    MPI_Datatype every_other = every_other_type();
     MPI_Request s, r;
-    CHECK_MPI(MPI_Type_vector(3, 1, 2, MPI_INT, &vec));
-    MPI_Datatype every_other;
-    CHECK_MPI(MPI_Type_create_resized(vec, 0, (MPI_Aint)(6 * sizeof(int)), &every_other));
-    CHECK_MPI(MPI_Type_commit(&every_other));
-    CHECK_MPI(MPI_Type_free(&vec));
     CHECK_MPI(MPI_Precv_init(rbuf, 6, TOTAL / 6, MPI_INT, left, TAG_VEC, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
     /* 4 partitions of 4 elements of 3 ints each. */
     CHECK_MPI(MPI_Psend_init(sbuf, 4, 4, every_other, right, TAG_VEC, MPI_COMM_WORLD, MPI_INFO_NULL, &s));
@@ -338,6 +392,7 @@ int main(int argc, char **argv)
     shapes(right, left, rank);
     several(right, left, rank);
     vector(right, left, rank);
+    vector_recv(right, left, rank);
     late_receiver(right, left, rank, 8);
     late_receiver(right, left, rank, 64 * 1024);
     if (EARLY_ARRIVAL) {

@@ -622,6 +622,10 @@ SKIFF_MPI_API int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *da
 SKIFF_MPI_API int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 SKIFF_MPI_API int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
 SKIFF_MPI_API int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+SKIFF_MPI_API int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses, MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner);
+SKIFF_MPI_API int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses, MPI_Count max_large_counts, MPI_Count max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[], MPI_Datatype array_of_datatypes[]);
+SKIFF_MPI_API int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses, MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner);
+SKIFF_MPI_API int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses, MPI_Count max_large_counts, MPI_Count max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[], MPI_Datatype array_of_datatypes[]);
 SKIFF_MPI_API int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
 SKIFF_MPI_API int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
 SKIFF_MPI_API int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);

@@ -85,6 +85,7 @@
     X(MPI_Type_get_contents) X(MPI_Type_set_name) X(MPI_Type_create_keyval) X(MPI_Type_free_keyval)      \
     X(MPI_Type_set_attr) X(MPI_Type_get_attr) X(MPI_Type_delete_attr) X(MPI_Type_match_size)             \
     X(MPI_Type_create_f90_integer) X(MPI_Type_create_f90_real) X(MPI_Type_create_f90_complex)            \
+    X(MPI_Type_get_envelope_c) X(MPI_Type_get_contents_c)                                                \
     X(MPI_Pack_external) X(MPI_Unpack_external) X(MPI_Pack_external_size) X(MPI_Type_size_x)             \
     X(MPI_Type_get_extent_x) X(MPI_Type_get_true_extent_x) X(MPI_Get_elements_x) X(MPI_Status_set_elements) \
     X(MPI_Status_set_elements_x) X(MPI_Aint_add) X(MPI_Aint_diff)                                         \

@@ -76,6 +76,18 @@ static int copy_types(const struct skiff_type_contents *c, MPI_Datatype *types)
     return MPI_SUCCESS;
 }
 
+static int give_contents(const struct skiff_type_contents *c, int *ints, MPI_Aint *addrs, MPI_Datatype *types)
+{
+    int rc = copy_types(c, types);
+    if (rc)
+        return rc;
+    if (c->ni)
+        memcpy(ints, c->ints, sizeof *c->ints * (size_t)c->ni);
+    if (c->na)
+        memcpy(addrs, c->addrs, sizeof *c->addrs * (size_t)c->na);
+    return MPI_SUCCESS;
+}
+
 int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
                            int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
 {
@@ -86,15 +98,62 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
     if (rc || (rc = check_contents(t, c, max_integers, max_addresses, max_datatypes, array_of_integers,
                                    array_of_addresses, array_of_datatypes)))
         return skiff_fail_world(rc);
-    if ((rc = copy_types(c, array_of_datatypes)))
-        return skiff_fail_world(rc);
-    if (c->ni)
-        memcpy(array_of_integers, c->ints, sizeof *c->ints * (size_t)c->ni);
-    if (c->na)
-        memcpy(array_of_addresses, c->addrs, sizeof *c->addrs * (size_t)c->na);
-    return MPI_SUCCESS;
+    return skiff_fail_world(give_contents(c, array_of_integers, array_of_addresses, array_of_datatypes));
 }
 SKIFF_ALIAS(MPI_Type_get_contents)
+
+/* The MPI_Count forms (MPI-4.0). skiff has no large-count constructors, so no type has large counts: the
+ * arrays are those of the int forms, and array_of_large_counts is never written. */
+static int count_to_int(MPI_Count n, const char *name, int *out)
+{
+    if (n < 0)
+        return skiff_err(MPI_ERR_ARG, "invalid %s = %lld (must be >= 0)", name, (long long)n);
+    *out = n > INT_MAX ? INT_MAX : (int)n; /* more room than any record needs */
+    return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses,
+                             MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner)
+{
+    const struct skiff_type *t = NULL;
+    const struct skiff_type_contents *c = NULL;
+    SKIFF_ENTER(MPI_Type_get_envelope_c);
+    int rc = get_contents_record(datatype, &t, &c);
+    if (rc || (rc = skiff_check_ptr(num_integers, "num_integers")) ||
+        (rc = skiff_check_ptr(num_addresses, "num_addresses")) ||
+        (rc = skiff_check_ptr(num_large_counts, "num_large_counts")) ||
+        (rc = skiff_check_ptr(num_datatypes, "num_datatypes")) || (rc = skiff_check_ptr(combiner, "combiner")))
+        return skiff_fail_world(rc);
+    *num_integers = c ? c->ni : 0;
+    *num_addresses = c ? c->na : 0;
+    *num_large_counts = 0;
+    *num_datatypes = c ? c->nd : 0;
+    *combiner = c ? c->combiner : MPI_COMBINER_NAMED;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Type_get_envelope_c)
+
+int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
+                             MPI_Count max_large_counts, MPI_Count max_datatypes, int array_of_integers[],
+                             MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                             MPI_Datatype array_of_datatypes[])
+{
+    const struct skiff_type *t = NULL;
+    const struct skiff_type_contents *c = NULL;
+    int mi = 0, ma = 0, ml = 0, md = 0;
+    SKIFF_ENTER(MPI_Type_get_contents_c);
+    (void)array_of_large_counts; /* there are none to write (see above) */
+    int rc = get_contents_record(datatype, &t, &c);
+    if (rc || (rc = count_to_int(max_integers, "max_integers", &mi)) ||
+        (rc = count_to_int(max_addresses, "max_addresses", &ma)) ||
+        (rc = count_to_int(max_large_counts, "max_large_counts", &ml)) ||
+        (rc = count_to_int(max_datatypes, "max_datatypes", &md)) ||
+        (rc = check_contents(t, c, mi, ma, md, array_of_integers, array_of_addresses, array_of_datatypes)))
+        return skiff_fail_world(rc);
+    (void)ml; /* any number of large counts is room enough for none */
+    return skiff_fail_world(give_contents(c, array_of_integers, array_of_addresses, array_of_datatypes));
+}
+SKIFF_ALIAS(MPI_Type_get_contents_c)
 
 /* Predefined types may be renamed too (MPICH and Open MPI allow it); longer names are cut to
  * MPI_MAX_OBJECT_NAME - 1 characters. */

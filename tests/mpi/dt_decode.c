@@ -327,6 +327,36 @@ static void freed_parts(void)
     CHECK_MPI(MPI_Type_free(&u));
 }
 
+#if MPI_VERSION >= 4
+/* The MPI_Count forms (MPI-4.0; Open MPI 4.1 is MPI-3.1 and lacks them) agree with the int forms. */
+static void count_forms(void)
+{
+    MPI_Datatype base, t, types[2] = {MPI_INT, MPI_DATATYPE_NULL};
+    CHECK_MPI(MPI_Type_vector(2, 1, 3, MPI_INT, &base));
+    types[1] = base;
+    const int bl[2] = {1, 2};
+    const MPI_Aint d[2] = {0, 16};
+    CHECK_MPI(MPI_Type_create_struct(2, bl, d, types, &t));
+    MPI_Count ni, na, nl, nd;
+    int combiner;
+    CHECK_MPI(MPI_Type_get_envelope_c(t, &ni, &na, &nl, &nd, &combiner));
+    CHECK(ni == 3 && na == 2 && nl == 0 && nd == 2 && combiner == MPI_COMBINER_STRUCT);
+    int ints[3];
+    MPI_Aint addrs[2];
+    MPI_Count counts[1] = {-7};
+    MPI_Datatype out[2];
+    CHECK_MPI(MPI_Type_get_contents_c(t, 3, 2, 1, 2, ints, addrs, counts, out));
+    CHECK(ints[0] == 2 && ints[1] == 1 && ints[2] == 2 && addrs[0] == 0 && addrs[1] == 16 && out[0] == MPI_INT);
+    CHECK_EQ(-7, counts[0]);
+    CHECK_EQ(MPI_COMBINER_VECTOR, combiner_of(out[1]));
+    CHECK_MPI(MPI_Type_free(&out[1]));
+    CHECK_MPI(MPI_Type_get_envelope_c(MPI_INT, &ni, &na, &nl, &nd, &combiner));
+    CHECK(ni == 0 && na == 0 && nl == 0 && nd == 0 && combiner == MPI_COMBINER_NAMED);
+    CHECK_MPI(MPI_Type_free(&t));
+    CHECK_MPI(MPI_Type_free(&base));
+}
+#endif
+
 #ifdef SKIFF_MPI
 /* skiff's MPI-1 constructors (removed from the standard) decode as their MPI-2 forms: the MPI-5 ABI has no
  * MPI_COMBINER_HVECTOR_INTEGER and kin, which only Fortran bindings ever produced. */
@@ -373,6 +403,9 @@ int main(int argc, char **argv)
         pattern[i] = (unsigned char)(i * 7 + i / 251);
     every_combiner();
     freed_parts();
+#if MPI_VERSION >= 4
+    count_forms();
+#endif
 #ifdef SKIFF_MPI
     mpi1_names();
     errors();

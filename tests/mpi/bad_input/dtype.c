@@ -805,6 +805,28 @@ static int contents_freed(struct bad_ctx *x)
     return contents(bad_freed_type(), 3, 1, ints, types);
 }
 
+static int envelope_c_large_counts_null(struct bad_ctx *x)
+{
+    MPI_Count ni, na, nd;
+    int c;
+    (void)x;
+    return MPI_Type_get_envelope_c(MPI_INT, &ni, &na, NULL, &nd, &c);
+}
+
+static int contents_c_max_negative(struct bad_ctx *x)
+{
+    MPI_Datatype t = bad_uncommitted_type(), types[1];
+    MPI_Aint addrs[1];
+    MPI_Count counts[1];
+    int ints[3];
+    (void)x;
+    int rc = MPI_Type_get_contents_c(t, -4, 0, 0, 1, ints, addrs, counts, types);
+    if (rc == MPI_SUCCESS)
+        MPI_Type_free(&types[0]);
+    MPI_Type_free(&t);
+    return rc;
+}
+
 static int set_name_null(struct bad_ctx *x)
 {
     (void)x;
@@ -1470,6 +1492,9 @@ const struct bad_case bad_dtype[] = {
     {"contents_datatypes_null", "MPI_Type_get_contents", MPI_ERR_ARG, "array_of_datatypes is NULL",
      contents_datatypes_null},
     {"contents_freed", "MPI_Type_get_contents", MPI_ERR_TYPE, "freed", contents_freed},
+    {"envelope_c_large_counts_null", "MPI_Type_get_envelope_c", MPI_ERR_ARG, "num_large_counts is NULL",
+     envelope_c_large_counts_null},
+    {"contents_c_max_negative", "MPI_Type_get_contents_c", MPI_ERR_ARG, "max_integers = -4", contents_c_max_negative},
     {"set_name_null", "MPI_Type_set_name", MPI_ERR_ARG, "type_name is NULL", set_name_null},
     {"set_name_freed", "MPI_Type_set_name", MPI_ERR_TYPE, "freed", set_name_freed},
     {"type_create_keyval_out_null", "MPI_Type_create_keyval", MPI_ERR_ARG, "type_keyval is NULL",

@@ -20,6 +20,7 @@
  *     (not under MPICH 4.0, which sends a partitioned message only when all of it is ready).
  *   - MPI_PROC_NULL: rounds complete at once, every partition has arrived (not under MPICH 4.0, whose
  *     MPI_Psend_init crashes on it).
+ *   - an intercommunicator (even and odd world ranks), at np >= 2.
  *   - MPI_Parrived on MPI_REQUEST_NULL and on an inactive request: flag true (MPI-4.1 and later only);
  *     MPI_Test completes a send.
  *
@@ -33,7 +34,7 @@
 #define TOTAL 48
 #define ROUNDS 3
 enum { TAG_SHAPE = 10, TAG_SAME = 11, TAG_OTHER = 12, TAG_VEC = 13, TAG_NULL = 14, TAG_EARLY = 15, TAG_ACK = 16,
-       TAG_LATE = 17 };
+       TAG_LATE = 17, TAG_INTER = 18 };
 
 #if MPI_VERSION >= 4
 
@@ -354,6 +355,36 @@ static void late_receiver(int right, int left, int rank, int per)
     free(rbuf);
 }
 
+/* Across an intercommunicator (even and odd world ranks): local rank i pairs with remote rank i, where both
+ * exist, 2 send partitions against 3 receive partitions. */
+static void intercomm(int rank)
+{
+    MPI_Comm half, inter;
+    int color = rank % 2, lrank = 0, rsize = 0, rb[12], sb[12];
+    CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, color, rank, &half));
+    CHECK_MPI(MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, 1 - color, TAG_INTER, &inter));
+    CHECK_MPI(MPI_Comm_rank(inter, &lrank));
+    CHECK_MPI(MPI_Comm_remote_size(inter, &rsize));
+    if (lrank < rsize) {
+        MPI_Request req[2];
+        for (int k = 0; k < 12; k++)
+            sb[k] = value(rank, 0, k, 51), rb[k] = -1;
+        CHECK_MPI(MPI_Precv_init(rb, 3, 4, MPI_INT, lrank, TAG_INTER, inter, MPI_INFO_NULL, &req[0]));
+        CHECK_MPI(MPI_Psend_init(sb, 2, 6, MPI_INT, lrank, TAG_INTER, inter, MPI_INFO_NULL, &req[1]));
+        CHECK_MPI(MPI_Startall(2, req));
+        CHECK_MPI(MPI_Pready(1, req[1]));
+        CHECK_MPI(MPI_Pready(0, req[1]));
+        CHECK_MPI(MPI_Waitall(2, req, TU_STATUSES_IGNORE));
+        /* Remote rank lrank is world rank 2 * lrank + 1 - color. */
+        for (int k = 0; k < 12; k++)
+            CHECK_EQ(value(2 * lrank + 1 - color, 0, k, 51), rb[k]);
+        CHECK_MPI(MPI_Request_free(&req[0]));
+        CHECK_MPI(MPI_Request_free(&req[1]));
+    }
+    CHECK_MPI(MPI_Comm_free(&inter));
+    CHECK_MPI(MPI_Comm_free(&half));
+}
+
 static void proc_null(void)
 {
     int sbuf[8] = {0}, rbuf[8] = {0}, flag = 0;
@@ -401,6 +432,8 @@ int main(int argc, char **argv)
     }
     if (PROC_NULL_PEER)
         proc_null();
+    if (size >= 2)
+        intercomm(rank);
     return tu_finish(NAME);
 }
 

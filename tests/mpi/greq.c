@@ -1,6 +1,6 @@
 /* Generalized requests (issue 15 §6): MPI_Grequest_start / MPI_Grequest_complete with query, free and
- * cancel functions, completed by every completion call (Wait, Test, Waitall, Waitany, Waitsome, Testsome,
- * Request_get_status) and by MPI_Request_free; and completed from a second thread while the main thread
+ * cancel functions, completed by every completion call (Wait, Test, Waitall, Testall, Waitany, Testany,
+ * Waitsome, Testsome, Request_get_status, MPI-4.1's Request_get_status_any/all) and by MPI_Request_free; and completed from a second thread while the main thread
  * waits, beside a ring of real messages so that the wait also has transport work.
  *
  * The second thread calls MPI_Grequest_complete while the main thread is inside MPI: with MPICH and
@@ -10,6 +10,8 @@
 #include "testutil.h"
 
 #include <pthread.h>
+
+#define HAVE_MPI_4_1 (MPI_VERSION > 4 || (MPI_VERSION == 4 && MPI_SUBVERSION >= 1))
 
 struct op {
     int value;        /* what the "operation" produced: set before MPI_Grequest_complete */
@@ -120,6 +122,39 @@ static void one_thread(void)
         CHECK(rs[i] == MPI_REQUEST_NULL);
         CHECK_EQ(1, o[i].frees);
     }
+
+    /* Testall and Testany; MPI-4.1's Request_get_status_any/all run the query function and leave the
+     * request as it is. */
+    rs[0] = start(&o[0], 20);
+    rs[1] = start(&o[1], 21);
+    CHECK_MPI(MPI_Testall(2, rs, &flag, sts));
+    CHECK_EQ(0, flag);
+    CHECK_MPI(MPI_Grequest_complete(rs[1]));
+#if HAVE_MPI_4_1
+    CHECK_MPI(MPI_Request_get_status_any(2, rs, &indx, &flag, &st));
+    CHECK_EQ(1, flag);
+    CHECK_EQ(1, indx);
+    check_status(&st, 21);
+    CHECK_EQ(1, o[1].queries);
+    CHECK_EQ(0, o[1].frees);
+#endif
+    CHECK_MPI(MPI_Testany(2, rs, &indx, &flag, &st));
+    CHECK_EQ(1, flag);
+    CHECK_EQ(1, indx);
+    check_status(&st, 21);
+    CHECK_EQ(1, o[1].frees);
+    CHECK_MPI(MPI_Grequest_complete(rs[0]));
+#if HAVE_MPI_4_1
+    CHECK_MPI(MPI_Request_get_status_all(2, rs, &flag, sts));
+    CHECK_EQ(1, flag);
+    check_status(&sts[0], 20);
+    CHECK_EQ(MPI_ANY_SOURCE, sts[1].MPI_SOURCE); /* rs[1] is MPI_REQUEST_NULL now */
+    CHECK_EQ(0, o[0].frees);
+#endif
+    CHECK_MPI(MPI_Testall(2, rs, &flag, sts));
+    CHECK_EQ(1, flag);
+    check_status(&sts[0], 20);
+    CHECK_EQ(1, o[0].frees);
 
     /* Cancel: the cancel function learns whether the request was complete; the query function reports
      * the cancellation through MPI_Status_set_cancelled. */

@@ -195,7 +195,7 @@ enum {
     MPI_ERR_SERVICE = 51, MPI_ERR_SIZE = 52, MPI_ERR_SPAWN = 53, MPI_ERR_UNSUPPORTED_DATAREP = 54,
     MPI_ERR_UNSUPPORTED_OPERATION = 55, MPI_ERR_WIN = 56, MPI_ERR_RMA_FLAVOR = 57,
     MPI_ERR_PROC_ABORTED = 58, MPI_ERR_VALUE_TOO_LARGE = 59, MPI_ERR_SESSION = 60,
-    MPI_ERR_ERRHANDLER = 61,
+    MPI_ERR_ERRHANDLER = 61, MPI_ERR_ABI = 62,
     MPI_ERR_LASTCODE = 0x3fff
 };
 
@@ -1062,6 +1062,10 @@ SKIFF_MPI_API int MPI_Request_get_status_all(int count, const MPI_Request array_
 SKIFF_MPI_API int MPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status *array_of_statuses);
 SKIFF_MPI_API int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request);
 SKIFF_MPI_API int MPI_Grequest_complete(MPI_Request request);
+SKIFF_MPI_API int MPI_Abi_get_fortran_info(MPI_Info *info);
+SKIFF_MPI_API int MPI_Abi_set_fortran_info(MPI_Info info);
+SKIFF_MPI_API int MPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false, int *is_set);
+SKIFF_MPI_API int MPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false);
 SKIFF_MPI_API int MPI_Pcontrol(const int level, ...);
 SKIFF_MPI_API int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 SKIFF_MPI_API int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
@@ -1086,6 +1090,10 @@ SKIFF_MPI_API int PMPI_Request_get_status_all(int count, const MPI_Request array
 SKIFF_MPI_API int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status *array_of_statuses);
 SKIFF_MPI_API int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request);
 SKIFF_MPI_API int PMPI_Grequest_complete(MPI_Request request);
+SKIFF_MPI_API int PMPI_Abi_get_fortran_info(MPI_Info *info);
+SKIFF_MPI_API int PMPI_Abi_set_fortran_info(MPI_Info info);
+SKIFF_MPI_API int PMPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false, int *is_set);
+SKIFF_MPI_API int PMPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false);
 SKIFF_MPI_API int PMPI_Pcontrol(const int level, ...);
 SKIFF_MPI_API int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 SKIFF_MPI_API int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);

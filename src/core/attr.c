@@ -126,7 +126,7 @@ int skiff_type_keyval_free(int k)
 static int callback_failed(const char *what, int k, int rc)
 {
     int cls = rc > 0 && rc <= MPI_ERR_LASTCODE ? skiff_err_class(rc) : 0;
-    if (cls <= 0 || cls > MPI_ERR_ERRHANDLER) /* not an error class of ours */
+    if (cls <= 0 || cls > MPI_ERR_ABI) /* not an error class of ours */
         cls = MPI_ERR_OTHER;
     return skiff_err(cls, "the %s callback of keyval %d returned %d", what, k, rc);
 }

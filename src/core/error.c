@@ -54,7 +54,8 @@ static struct {
     X(MPI_ERR_NO_MEM, "out of memory")                                                                  \
     X(MPI_ERR_UNSUPPORTED_OPERATION, "unsupported operation")                                           \
     X(MPI_ERR_PROC_ABORTED, "a process aborted")                                                        \
-    X(MPI_ERR_ERRHANDLER, "invalid error handler")
+    X(MPI_ERR_ERRHANDLER, "invalid error handler")                                                     \
+    X(MPI_ERR_ABI, "the ABI's Fortran settings cannot be changed")
 
 static const char *class_text(int cls)
 {
@@ -64,7 +65,7 @@ static const char *class_text(int cls)
     switch (cls) {
         SKIFF_ERROR_CLASSES(X)
     default:
-        return cls > 0 && cls <= MPI_ERR_ERRHANDLER ? "error" : NULL;
+        return cls > 0 && cls <= MPI_ERR_ABI ? "error" : NULL;
     }
 #undef X
 }

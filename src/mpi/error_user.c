@@ -37,7 +37,7 @@ SKIFF_ALIAS(MPI_Add_error_class)
 /* errorclass: a predefined class other than MPI_SUCCESS, or an added class (not an added code). */
 static int check_class(int errorclass)
 {
-    if (errorclass > MPI_SUCCESS && errorclass <= MPI_ERR_ERRHANDLER)
+    if (errorclass > MPI_SUCCESS && errorclass <= MPI_ERR_ABI)
         return MPI_SUCCESS;
     if (skiff_err_user_is_class(errorclass))
         return MPI_SUCCESS;
@@ -45,7 +45,7 @@ static int check_class(int errorclass)
         return skiff_err(MPI_ERR_ARG, "errorclass %d is an added error code (of class %d), not a class", errorclass,
                          skiff_err_user_class(errorclass));
     return skiff_err(MPI_ERR_ARG, "errorclass %d is not an error class (MPI's are 1..%d; added ones come from "
-                     "MPI_Add_error_class)", errorclass, MPI_ERR_ERRHANDLER);
+                     "MPI_Add_error_class)", errorclass, MPI_ERR_ABI);
 }
 
 int PMPI_Add_error_code(int errorclass, int *errorcode)

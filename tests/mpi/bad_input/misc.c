@@ -776,6 +776,33 @@ static int value_index_out_null(struct bad_ctx *x)
     return MPI_Type_get_value_index(MPI_DOUBLE, MPI_INT, NULL);
 }
 
+static int abi_fortran_info_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Abi_get_fortran_info(NULL);
+}
+
+static int abi_set_fortran_info(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Abi_set_fortran_info(MPI_INFO_ENV);
+}
+
+static int abi_booleans_size(struct bad_ctx *x)
+{
+    char t[4], f[4];
+    int set;
+    (void)x;
+    return MPI_Abi_get_fortran_booleans(3, t, f, &set);
+}
+
+static int abi_set_booleans(struct bad_ctx *x)
+{
+    char t[4] = {1}, f[4] = {0};
+    (void)x;
+    return MPI_Abi_set_fortran_booleans(4, t, f);
+}
+
 const struct bad_case bad_misc[] = {
     {"op_create_fn_null", "MPI_Op_create", MPI_ERR_ARG, "user_fn is NULL", op_create_fn_null},
     {"op_create_out_null", "MPI_Op_create", MPI_ERR_ARG, "op is NULL", op_create_out_null},
@@ -886,5 +913,9 @@ const struct bad_case bad_misc[] = {
     {"hw_resource_info_null", "MPI_Get_hw_resource_info", MPI_ERR_ARG, "hw_info is NULL", hw_resource_info_null},
     {"value_index_type_null", "MPI_Type_get_value_index", MPI_ERR_TYPE, "MPI_DATATYPE_NULL", value_index_type_null},
     {"value_index_out_null", "MPI_Type_get_value_index", MPI_ERR_ARG, "pair_type is NULL", value_index_out_null},
+    {"abi_fortran_info_null", "MPI_Abi_get_fortran_info", MPI_ERR_ARG, "info is NULL", abi_fortran_info_null},
+    {"abi_set_fortran_info", "MPI_Abi_set_fortran_info", MPI_ERR_ABI, "already known", abi_set_fortran_info},
+    {"abi_booleans_size", "MPI_Abi_get_fortran_booleans", MPI_ERR_ARG, "logical_size 3", abi_booleans_size},
+    {"abi_set_booleans", "MPI_Abi_set_fortran_booleans", MPI_ERR_ABI, "already known", abi_set_booleans},
     {0},
 };

@@ -1,5 +1,6 @@
 #include "core/info.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,9 @@
 #include "core/objpool.h"
 
 static struct skiff_objpool pool = SKIFF_OBJPOOL_INIT(struct skiff_info);
+/* MPI_Abi_get_info may be called from any thread at any time (MPI-5.0, 21.2): the pool is the one shared
+ * thing it touches. */
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct skiff_info env = {SKIFF_INFO_MAGIC, 0, 0, NULL};
 
 struct skiff_info *skiff_info_get(MPI_Info h)
@@ -29,7 +33,9 @@ MPI_Info skiff_info_handle(struct skiff_info *in)
 
 struct skiff_info *skiff_info_new(void)
 {
+    pthread_mutex_lock(&pool_lock);
     struct skiff_info *in = skiff_objpool_get(&pool);
+    pthread_mutex_unlock(&pool_lock);
     if (in)
         in->magic = SKIFF_INFO_MAGIC;
     return in;
@@ -49,7 +55,9 @@ static void clear(struct skiff_info *in)
 void skiff_info_free(struct skiff_info *in)
 {
     clear(in);
+    pthread_mutex_lock(&pool_lock);
     skiff_objpool_put(&pool, in); /* zeroes the magic */
+    pthread_mutex_unlock(&pool_lock);
 }
 
 struct skiff_info *skiff_info_dup(const struct skiff_info *in)

@@ -1,7 +1,7 @@
 /* Statuses and requests looked at without being completed (issue 15 §6): MPI_Status_set_* / get_*
  * (MPI-4.1), MPI_Request_get_status_any / all / some (MPI-4.1) on a ring of real messages, status
  * conversions to and from Fortran 2008 statuses, MPI_Pcontrol (accepted at every level), the MPI-1
- * attribute calls and MPI-5's MPI_Abi_get_version / MPI_Abi_get_info.
+ * attribute calls and MPI-5's MPI_Abi_get_version / MPI_Abi_get_info (also from a second thread).
  *
  * Also builds with MPICH 4.0 and Open MPI 4.1, which lack the MPI-4.1 status and request calls and the
  * MPI-5 ABI calls: those parts are guarded by MPI_VERSION / MPI_SUBVERSION (MPICH 4.0 says 4.0, Open MPI
@@ -9,6 +9,8 @@
  * keeps the Fortran 2008 status conversions in its Fortran library: build with `mpicc.mpich ...
  * -lmpichfort`. */
 #include "testutil.h"
+
+#include <pthread.h>
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
@@ -213,9 +215,57 @@ static void mpi1_attributes(void)
     CHECK_MPI(MPI_Keyval_free(&k2));
 }
 
-static void abi(void)
+#if MPI_VERSION >= 5
+/* MPI-5.0 makes MPI_Abi_get_version and MPI_Abi_get_info thread-safe at any time: a second thread calls
+ * them while this one makes and frees info objects of its own and talks to its neighbours. */
+struct abi_thread {
+    int major, minor, rounds;
+    MPI_Info infos[16];
+};
+
+static void *abi_worker(void *arg)
+{
+    struct abi_thread *a = arg;
+    for (int i = 0; i < a->rounds; i++) {
+        MPI_Abi_get_version(&a->major, &a->minor);
+        MPI_Abi_get_info(&a->infos[i]);
+    }
+    return NULL;
+}
+
+static void abi_threads(int rank, int size)
+{
+    struct abi_thread a = {-1, -1, 16, {MPI_INFO_NULL}};
+    pthread_t t;
+    CHECK_EQ(0, pthread_create(&t, NULL, abi_worker, &a));
+    for (int i = 0; i < 16; i++) {
+        MPI_Info mine;
+        int v = rank, got = -1;
+        CHECK_MPI(MPI_Info_create(&mine));
+        CHECK_MPI(MPI_Info_set(mine, "k", "v"));
+        CHECK_MPI(MPI_Sendrecv(&v, 1, MPI_INT, (rank + 1) % size, 5, &got, 1, MPI_INT, (rank + size - 1) % size, 5,
+                               MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CHECK_EQ((rank + size - 1) % size, got);
+        CHECK_MPI(MPI_Info_free(&mine));
+    }
+    CHECK_EQ(0, pthread_join(t, NULL));
+    CHECK_EQ(MPI_ABI_VERSION, a.major);
+    CHECK_EQ(MPI_ABI_SUBVERSION, a.minor);
+    for (int i = 0; i < 16; i++) {
+        char v[MPI_MAX_INFO_VAL];
+        int len = (int)sizeof v, flag = 0;
+        CHECK_MPI(MPI_Info_get_string(a.infos[i], "mpi_count_size", &len, v, &flag));
+        CHECK_EQ(1, flag);
+        CHECK_EQ(sizeof(MPI_Count), atoi(v));
+        CHECK_MPI(MPI_Info_free(&a.infos[i]));
+    }
+}
+#endif
+
+static void abi(int rank, int size)
 {
 #if MPI_VERSION >= 5
+    abi_threads(rank, size);
     int major = -1, minor = -1, flag = 0;
     CHECK_MPI(MPI_Abi_get_version(&major, &minor));
     CHECK_EQ(MPI_ABI_VERSION, major);
@@ -236,6 +286,9 @@ static void abi(void)
     CHECK_EQ(1, flag);
     CHECK_EQ(sizeof(MPI_Offset), atoi(v));
     CHECK_MPI(MPI_Info_free(&info));
+#else
+    (void)rank;
+    (void)size;
 #endif
 }
 
@@ -251,7 +304,7 @@ int main(int argc, char **argv)
     status_fields();
     ring(rank, size);
     mpi1_attributes();
-    abi();
+    abi(rank, size);
     /* Without a profiler every level is accepted and does nothing. */
     for (int level = 0; level <= 3; level++)
         CHECK_MPI(MPI_Pcontrol(level));

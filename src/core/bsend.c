@@ -19,10 +19,11 @@ struct seg {
     uint64_t seq;
 };
 
-/* An attached buffer: the process's, or one communicator's (comm set). */
+/* An attached buffer: the process's, or one communicator's or session's. */
 struct bbuf {
-    struct bbuf *next;       /* the communicators' buffers */
-    struct skiff_comm *comm; /* NULL: the process's */
+    struct bbuf *next; /* the communicators' and sessions' buffers */
+    enum skiff_bbuf_kind kind;
+    const void *owner; /* NULL: the process's */
     char *base;              /* MPI_BUFFER_AUTOMATIC: each message gets an allocation of its own */
     size_t size;
     struct seg *used;
@@ -31,26 +32,28 @@ struct bbuf {
 };
 
 static struct bbuf process;
-static struct bbuf *comm_buffers; /* few: a program attaches to a handful of communicators at most */
+static struct bbuf *owned; /* few: a program attaches to a handful of communicators or sessions at most */
 
-static struct bbuf *find(struct skiff_comm *comm)
+static struct bbuf *find(enum skiff_bbuf_kind kind, const void *owner)
 {
-    if (!comm)
+    if (kind == SKIFF_BBUF_PROCESS)
         return &process;
-    for (struct bbuf *b = comm_buffers; b; b = b->next)
-        if (b->comm == comm)
+    for (struct bbuf *b = owned; b; b = b->next)
+        if (b->owner == owner && b->kind == kind)
             return b;
     return NULL;
 }
 
 static const char *owner_name(const struct bbuf *b)
 {
-    return b->comm ? skiff_comm_label(b->comm) : "the process";
+    if (b->kind == SKIFF_BBUF_COMM)
+        return skiff_comm_label(b->owner);
+    return b->kind == SKIFF_BBUF_SESSION ? "the session" : "the process";
 }
 
-int skiff_bsend_attach(struct skiff_comm *comm, void *buf, size_t size)
+int skiff_bsend_attach(enum skiff_bbuf_kind kind, const void *owner, void *buf, size_t size)
 {
-    struct bbuf *b = find(comm);
+    struct bbuf *b = find(kind, owner);
     if (b && b->base == MPI_BUFFER_AUTOMATIC)
         return skiff_err(MPI_ERR_BUFFER, "MPI_BUFFER_AUTOMATIC is already attached to %s: detach it first",
                          owner_name(b));
@@ -59,10 +62,11 @@ int skiff_bsend_attach(struct skiff_comm *comm, void *buf, size_t size)
                          b->size, owner_name(b));
     if (!b) {
         if (!(b = calloc(1, sizeof *b)))
-            return skiff_err(MPI_ERR_NO_MEM, "cannot allocate the record of a communicator's buffer");
-        b->comm = comm;
-        b->next = comm_buffers;
-        comm_buffers = b;
+            return skiff_err(MPI_ERR_NO_MEM, "cannot allocate the record of an attached buffer");
+        b->kind = kind;
+        b->owner = owner;
+        b->next = owned;
+        owned = b;
     }
     b->base = buf;
     b->size = size;
@@ -87,9 +91,9 @@ static void wait_until_left(const struct bbuf *b, uint64_t upto)
         skiff_wait_step(&w);
 }
 
-static void unlink_comm_buffer(struct bbuf *b)
+static void unlink_owned(struct bbuf *b)
 {
-    for (struct bbuf **link = &comm_buffers; *link; link = &(*link)->next) {
+    for (struct bbuf **link = &owned; *link; link = &(*link)->next) {
         if (*link == b) {
             *link = b->next;
             free(b);
@@ -98,9 +102,9 @@ static void unlink_comm_buffer(struct bbuf *b)
     }
 }
 
-int skiff_bsend_detach(struct skiff_comm *comm, void **buf, size_t *size)
+int skiff_bsend_detach(enum skiff_bbuf_kind kind, const void *owner, void **buf, size_t *size)
 {
-    struct bbuf *b = find(comm);
+    struct bbuf *b = find(kind, owner);
     *buf = NULL;
     *size = 0;
     if (!b)
@@ -110,26 +114,26 @@ int skiff_bsend_detach(struct skiff_comm *comm, void **buf, size_t *size)
     *size = b->size;
     b->base = NULL;
     b->size = 0;
-    if (b->comm)
-        unlink_comm_buffer(b);
+    if (b != &process)
+        unlink_owned(b);
     return MPI_SUCCESS;
 }
 
-int skiff_bsend_flush(struct skiff_comm *comm)
+int skiff_bsend_flush(enum skiff_bbuf_kind kind, const void *owner)
 {
-    struct bbuf *b = find(comm);
+    struct bbuf *b = find(kind, owner);
     if (b)
         wait_until_left(b, b->seq);
     return MPI_SUCCESS;
 }
 
-int skiff_bsend_iflush(struct skiff_comm *comm, struct skiff_request **out)
+int skiff_bsend_iflush(enum skiff_bbuf_kind kind, const void *owner, struct skiff_request **out)
 {
-    struct bbuf *b = find(comm);
+    struct bbuf *b = find(kind, owner);
     struct skiff_request *r = skiff_req_alloc(SKIFF_REQ_COLL);
     if (!r)
         return skiff_err(MPI_ERR_NO_MEM, "no request object left for a buffer flush");
-    r->comm = comm ? comm : &skiff_comm_world;
+    r->comm = kind == SKIFF_BBUF_COMM ? (struct skiff_comm *)owner : &skiff_comm_world;
     r->peer = MPI_PROC_NULL;
     r->tag = MPI_ANY_TAG;
     *out = r;
@@ -160,19 +164,19 @@ static void wake_flushers(struct bbuf *b)
     }
 }
 
-void skiff_bsend_comm_freed(struct skiff_comm *comm)
+void skiff_bsend_owner_freed(enum skiff_bbuf_kind kind, const void *owner)
 {
-    struct bbuf *b = comm ? find(comm) : NULL;
+    struct bbuf *b = kind == SKIFF_BBUF_PROCESS || !owned ? NULL : find(kind, owner);
     if (!b)
         return;
     wait_until_left(b, b->seq);
-    unlink_comm_buffer(b);
+    unlink_owned(b);
 }
 
 void skiff_bsend_finalize(void)
 {
-    while (comm_buffers)
-        unlink_comm_buffer(comm_buffers);
+    while (owned)
+        unlink_owned(owned);
     memset(&process, 0, sizeof process);
 }
 
@@ -252,12 +256,18 @@ int skiff_bsend(const void *buf, size_t count, const struct skiff_type *t, int d
 {
     size_t bytes = skiff_type_packed_size(t, count);
     size_t len = (bytes + LINE - 1) & ~(size_t)(LINE - 1); /* keep copies cache-line aligned */
-    struct bbuf *b = comm_buffers ? find(c) : NULL;
+    struct bbuf *b = NULL;
+    if (owned) {
+        b = find(SKIFF_BBUF_COMM, c);
+        if ((!b || !b->base) && c->session)
+            b = find(SKIFF_BBUF_SESSION, c->session);
+    }
     if (!b || !b->base)
         b = &process;
     if (!b->base)
         return skiff_err(MPI_ERR_BUFFER, "no buffer is attached for the %zu bytes to rank %d, tag %d: call "
-                         "MPI_Buffer_attach or MPI_Comm_attach_buffer first", bytes, dest, tag);
+                         "MPI_Buffer_attach, MPI_Comm_attach_buffer or MPI_Session_attach_buffer first", bytes, dest,
+                         tag);
     struct seg *s = take_space(b, len ? len : LINE);
     if (!s && b->base == MPI_BUFFER_AUTOMATIC)
         return skiff_err(MPI_ERR_NO_MEM, "cannot allocate %zu bytes to buffer the message to rank %d", bytes, dest);

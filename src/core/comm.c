@@ -68,7 +68,10 @@ int skiff_comm_make(struct skiff_comm *parent, const int *world, int n, struct s
     int rc = skiff_ctx_agree(parent, &ctx);
     if (rc || n == 0)
         return rc;
-    return skiff_comm_make_ctx(ctx, world, n, parent->errhandler, out);
+    rc = skiff_comm_make_ctx(ctx, world, n, parent->errhandler, out);
+    if (!rc && *out)
+        (*out)->session = parent->session;
+    return rc;
 }
 
 int skiff_comm_make_ctx(uint32_t ctx, const int *world, int n, MPI_Errhandler eh, struct skiff_comm **out)

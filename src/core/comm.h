@@ -26,6 +26,7 @@ struct skiff_comm {
     char name[MPI_MAX_OBJECT_NAME];
     struct skiff_group *group; /* its processes in rank order (its own) */
     struct skiff_group *remote; /* an intercommunicator's other side (its own), NULL for an intracommunicator */
+    const void *session;       /* the MPI-4 session it derives from (its buffered sends' buffer), or NULL */
     struct skiff_topo *topo;   /* Cartesian topology, or NULL */
     struct skiff_attrs attrs;  /* cached attributes */
     unsigned hints;            /* the info assertions in force: SKIFF_HINT_* bits (mpi/comm_info.c) */

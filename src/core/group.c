@@ -7,7 +7,7 @@
 #include "core/error.h"
 #include "core/objpool.h"
 
-struct skiff_group skiff_group_empty = {SKIFF_GROUP_MAGIC, 0, MPI_UNDEFINED, NULL};
+struct skiff_group skiff_group_empty = {SKIFF_GROUP_MAGIC, 0, MPI_UNDEFINED, NULL, NULL};
 static struct skiff_objpool pool = SKIFF_OBJPOOL_INIT(struct skiff_group);
 
 struct skiff_group *skiff_group_get(MPI_Group h)
@@ -42,6 +42,7 @@ struct skiff_group *skiff_group_from(const int *world, int n)
     g->magic = SKIFF_GROUP_MAGIC;
     g->size = n;
     g->rank = skiff_group_rank_of(g, skiff.rank);
+    g->session = NULL;
     return g;
 }
 
@@ -163,6 +164,8 @@ static int select_ranks(const struct skiff_group *g, int n, const int *ranks, in
                     w[k++] = g->world[i];
         }
         *out = skiff_group_from(w, k);
+        if (*out && *out != &skiff_group_empty)
+            (*out)->session = g->session;
     }
     rc = w && drop && *out ? MPI_SUCCESS : no_mem();
     free(w);
@@ -263,6 +266,8 @@ int skiff_group_setop(const struct skiff_group *a, const struct skiff_group *b, 
             if (in_a[b->world[i]] < 0)
                 w[k++] = b->world[i];
         *out = skiff_group_from(w, k);
+        if (*out && *out != &skiff_group_empty)
+            (*out)->session = a->session ? a->session : b->session;
     }
     free(in_a);
     free(in_b);

@@ -16,6 +16,7 @@ struct skiff_group {
     int size;
     int rank;    /* this process's rank in the group, MPI_UNDEFINED if it is not a member */
     int *world;  /* group rank -> job rank */
+    const void *session; /* the MPI-4 session it derives from (its buffered sends' buffer), or NULL */
 };
 
 /* MPI_GROUP_EMPTY: every empty result is this one object, which is never freed. */

@@ -93,7 +93,10 @@ int skiff_intercomm_create(struct skiff_comm *local, int local_leader, struct sk
             skiff_group_free(lg);
         return rc;
     }
-    return skiff_comm_make_inter(ctx, lg, rg, local->errhandler, out);
+    rc = skiff_comm_make_inter(ctx, lg, rg, local->errhandler, out);
+    if (!rc && *out)
+        (*out)->session = local->session;
+    return rc;
 }
 
 /* Every process learns k ints from every process of both groups: first from each remote process
@@ -154,6 +157,8 @@ int skiff_intercomm_merge(struct skiff_comm *c, int high, struct skiff_comm **ou
     memcpy(world + first->size, second->world, sizeof(int) * (size_t)second->size);
     rc = skiff_comm_make_ctx(ctx, world, n, c->errhandler, out);
     free(world);
+    if (!rc && *out)
+        (*out)->session = c->session;
     return rc;
 }
 
@@ -189,7 +194,9 @@ int skiff_intercomm_dup(struct skiff_comm *c, struct skiff_comm **out)
         rc = agree(c, loc, rem, 1, &ctx);
     free(loc);
     free(rem);
-    return rc ? rc : make_pair(ctx, c->group->world, c->size, c->remote->world, c->peers, c->errhandler, out);
+    if (!rc && !(rc = make_pair(ctx, c->group->world, c->size, c->remote->world, c->peers, c->errhandler, out)) && *out)
+        (*out)->session = c->session;
+    return rc;
 }
 
 struct member {
@@ -237,6 +244,8 @@ int skiff_intercomm_split(struct skiff_comm *c, int color, int key, struct skiff
     if (!rc && color != MPI_UNDEFINED) {
         int ln = pick(c->group, loc, color, tmp, lw), rn = pick(c->remote, rem, color, tmp, rw);
         rc = make_pair(ctx, lw, ln, rw, rn, c->errhandler, out);
+        if (!rc && *out)
+            (*out)->session = c->session;
     }
     free(tmp);
     free(lw);

@@ -1,8 +1,9 @@
 /* The buffers of buffered sends (core/bsend.c): the process's (MPI_Buffer_*) and, from MPI-4.1, one per
- * communicator (MPI_Comm_*_buffer), with flushes that wait for the messages buffered so far and leave
- * the buffer attached. */
+ * communicator (MPI_Comm_*_buffer) and one per session (MPI_Session_*_buffer), with flushes that wait for
+ * the messages buffered so far and leave the buffer attached. */
 #include "core/bsend.h"
 #include "mpi/mpi_impl.h"
+#include "mpi/session.h"
 
 static int check_attach(const void *buffer, int size)
 {
@@ -16,31 +17,31 @@ static int check_attach(const void *buffer, int size)
     return MPI_SUCCESS;
 }
 
-static int attach(struct skiff_comm *c, void *buffer, int size)
+static int attach(enum skiff_bbuf_kind kind, const void *owner, void *buffer, int size)
 {
     int rc = check_attach(buffer, size);
-    return rc ? rc : skiff_bsend_attach(c, buffer, buffer == MPI_BUFFER_AUTOMATIC ? 0 : (size_t)size);
+    return rc ? rc : skiff_bsend_attach(kind, owner, buffer, buffer == MPI_BUFFER_AUTOMATIC ? 0 : (size_t)size);
 }
 
 /* buffer_addr receives the address itself (the standard's void * that really is a void **). */
-static int detach(struct skiff_comm *c, void *buffer_addr, int *size)
+static int detach(enum skiff_bbuf_kind kind, const void *owner, void *buffer_addr, int *size)
 {
     int rc = skiff_check_ptr(buffer_addr, "buffer_addr");
     if (rc || (rc = skiff_check_ptr(size, "size")))
         return rc;
     void *buf;
     size_t sz;
-    skiff_bsend_detach(c, &buf, &sz);
+    skiff_bsend_detach(kind, owner, &buf, &sz);
     *(void **)buffer_addr = buf;
     *size = (int)sz;
     return MPI_SUCCESS;
 }
 
-static int iflush(struct skiff_comm *c, MPI_Request *request)
+static int iflush(enum skiff_bbuf_kind kind, const void *owner, MPI_Request *request)
 {
     struct skiff_request *r = NULL;
     int rc = skiff_check_ptr(request, "request");
-    if (rc || (rc = skiff_bsend_iflush(c, &r)))
+    if (rc || (rc = skiff_bsend_iflush(kind, owner, &r)))
         return rc;
     *request = skiff_req_handle(r);
     return MPI_SUCCESS;
@@ -50,7 +51,7 @@ int PMPI_Buffer_attach(void *buffer, int size)
 {
     SKIFF_ENTER(MPI_Buffer_attach);
     SKIFF_REQUIRE_INIT();
-    int rc = attach(NULL, buffer, size);
+    int rc = attach(SKIFF_BBUF_PROCESS, NULL, buffer, size);
     return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Buffer_attach)
@@ -59,7 +60,7 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
     SKIFF_ENTER(MPI_Buffer_detach);
     SKIFF_REQUIRE_INIT();
-    int rc = detach(NULL, buffer_addr, size);
+    int rc = detach(SKIFF_BBUF_PROCESS, NULL, buffer_addr, size);
     return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Buffer_detach)
@@ -68,7 +69,7 @@ int PMPI_Buffer_flush(void)
 {
     SKIFF_ENTER(MPI_Buffer_flush);
     SKIFF_REQUIRE_INIT();
-    return skiff_bsend_flush(NULL);
+    return skiff_bsend_flush(SKIFF_BBUF_PROCESS, NULL);
 }
 SKIFF_ALIAS(MPI_Buffer_flush)
 
@@ -76,7 +77,7 @@ int PMPI_Buffer_iflush(MPI_Request *request)
 {
     SKIFF_ENTER(MPI_Buffer_iflush);
     SKIFF_REQUIRE_INIT();
-    int rc = iflush(NULL, request);
+    int rc = iflush(SKIFF_BBUF_PROCESS, NULL, request);
     return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Buffer_iflush)
@@ -87,7 +88,7 @@ int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
     SKIFF_ENTER(MPI_Comm_attach_buffer);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
-    if (rc || (rc = attach(c, buffer, size)))
+    if (rc || (rc = attach(SKIFF_BBUF_COMM, c, buffer, size)))
         return skiff_fail(comm, rc);
     return MPI_SUCCESS;
 }
@@ -99,7 +100,7 @@ int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
     SKIFF_ENTER(MPI_Comm_detach_buffer);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
-    if (rc || (rc = detach(c, buffer_addr, size)))
+    if (rc || (rc = detach(SKIFF_BBUF_COMM, c, buffer_addr, size)))
         return skiff_fail(comm, rc);
     return MPI_SUCCESS;
 }
@@ -111,7 +112,7 @@ int PMPI_Comm_flush_buffer(MPI_Comm comm)
     SKIFF_ENTER(MPI_Comm_flush_buffer);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
-    if (rc || (rc = skiff_bsend_flush(c)))
+    if (rc || (rc = skiff_bsend_flush(SKIFF_BBUF_COMM, c)))
         return skiff_fail(comm, rc);
     return MPI_SUCCESS;
 }
@@ -123,8 +124,52 @@ int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
     SKIFF_ENTER(MPI_Comm_iflush_buffer);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
-    if (rc || (rc = iflush(c, request)))
+    if (rc || (rc = iflush(SKIFF_BBUF_COMM, c, request)))
         return skiff_fail(comm, rc);
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Comm_iflush_buffer)
+
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
+{
+    const void *s = NULL;
+    SKIFF_ENTER(MPI_Session_attach_buffer);
+    int rc = skiff_session_check(session, &s);
+    if (rc || (rc = attach(SKIFF_BBUF_SESSION, s, buffer, size)))
+        return skiff_session_fail(session, rc);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Session_attach_buffer)
+
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
+{
+    const void *s = NULL;
+    SKIFF_ENTER(MPI_Session_detach_buffer);
+    int rc = skiff_session_check(session, &s);
+    if (rc || (rc = detach(SKIFF_BBUF_SESSION, s, buffer_addr, size)))
+        return skiff_session_fail(session, rc);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Session_detach_buffer)
+
+int PMPI_Session_flush_buffer(MPI_Session session)
+{
+    const void *s = NULL;
+    SKIFF_ENTER(MPI_Session_flush_buffer);
+    int rc = skiff_session_check(session, &s);
+    if (rc || (rc = skiff_bsend_flush(SKIFF_BBUF_SESSION, s)))
+        return skiff_session_fail(session, rc);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Session_flush_buffer)
+
+int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
+{
+    const void *s = NULL;
+    SKIFF_ENTER(MPI_Session_iflush_buffer);
+    int rc = skiff_session_check(session, &s);
+    if (rc || (rc = iflush(SKIFF_BBUF_SESSION, s, request)))
+        return skiff_session_fail(session, rc);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Session_iflush_buffer)

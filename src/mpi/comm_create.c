@@ -233,7 +233,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
     /* A failing delete callback leaves the communicator alive, as if the call had not happened. */
     if ((rc = skiff_attr_delete_all(c)))
         return skiff_fail(*comm, rc);
-    skiff_bsend_comm_freed(c); /* its buffered messages leave first, as a detach would wait for them */
+    skiff_bsend_owner_freed(SKIFF_BBUF_COMM, c); /* its buffered messages leave first, as a detach would wait for them */
     skiff_comm_free(c);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;

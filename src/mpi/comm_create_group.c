@@ -77,6 +77,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     }
     if ((rc = skiff_comm_group_agree(c, g, tag, &ctx)) || (rc = skiff_comm_make_ctx(ctx, g->world, g->size, c->errhandler, &n)))
         return skiff_fail(comm, rc);
+    n->session = c->session;
     *newcomm = n->handle;
     return MPI_SUCCESS;
 }

@@ -70,7 +70,9 @@ static int from_group(struct skiff_group *g, int tag, MPI_Errhandler eh, struct 
 {
     uint32_t ctx = 0;
     int rc = skiff_comm_group_agree(skiff_session_comm(), g, tag, &ctx);
-    return rc ? rc : skiff_comm_make_ctx(ctx, g->world, g->size, eh, out);
+    if (!rc && !(rc = skiff_comm_make_ctx(ctx, g->world, g->size, eh, out)) && *out)
+        (*out)->session = g->session; /* its buffered sends may use the session's buffer */
+    return rc;
 }
 
 int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler,
@@ -137,6 +139,7 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, M
     if (rc)
         return fail_with(errhandler, rc);
     skiff_eh_attach(&n->errhandler, errhandler);
+    n->session = lg->session;
     n->hints = skiff_comm_hints_apply(0, info == MPI_INFO_NULL ? NULL : skiff_info_get(info));
     *newintercomm = n->handle;
     return MPI_SUCCESS;

@@ -47,7 +47,7 @@ static int start(struct skiff_comm *c, struct skiff_comm *n, struct skiff_reques
 }
 
 /* The duplicate's processes, before it has a context id. */
-static int make(struct skiff_comm *c, struct skiff_comm **n)
+static int make_groups(struct skiff_comm *c, struct skiff_comm **n)
 {
     if (!c->remote)
         return skiff_comm_make_ctx(CTX_PENDING, c->group->world, c->size, c->errhandler, n);
@@ -60,6 +60,15 @@ static int make(struct skiff_comm *c, struct skiff_comm **n)
                          skiff_comm_label(c));
     }
     return skiff_comm_make_inter(CTX_PENDING, lg, rg, c->errhandler, n);
+}
+
+/* ... and of the same session as the original. */
+static int make(struct skiff_comm *c, struct skiff_comm **n)
+{
+    int rc = make_groups(c, n);
+    if (!rc && *n)
+        (*n)->session = c->session;
+    return rc;
 }
 
 static int idup(MPI_Comm comm, int with_info, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request)

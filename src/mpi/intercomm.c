@@ -80,6 +80,7 @@ int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
     struct skiff_group *g = skiff_group_from(c->remote->world, c->remote->size);
     if (!g)
         return skiff_fail(comm, skiff_err(MPI_ERR_NO_MEM, "out of memory for a group of %d processes", c->peers));
+    g->session = c->session;
     *group = skiff_group_handle(g);
     return MPI_SUCCESS;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/bsend.h"
 #include "core/errhandler.h"
 #include "core/node.h"
 #include "core/objpool.h"
@@ -62,6 +63,19 @@ static int session_fail(MPI_Session h, int rc)
     if (!rc || !s)
         return rc ? skiff_fail_world(rc) : rc;
     return skiff_eh_invoke(s->errhandler, SKIFF_EH_SESSION, &h, "(a session)", rc);
+}
+
+int skiff_session_check(MPI_Session h, const void **obj)
+{
+    struct skiff_session *s = NULL;
+    int rc = check_session(h, &s);
+    *obj = s;
+    return rc;
+}
+
+int skiff_session_fail(MPI_Session h, int rc)
+{
+    return session_fail(h, rc);
 }
 
 static const char *const level_names[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
@@ -149,6 +163,7 @@ int PMPI_Session_finalize(MPI_Session *session)
     int rc = skiff_check_ptr(session, "session");
     if (rc || (rc = check_session(*session, &s)))
         return session_fail(session ? *session : MPI_SESSION_NULL, rc);
+    skiff_bsend_owner_freed(SKIFF_BBUF_SESSION, s); /* its buffered messages leave first, as a detach waits */
     skiff_eh_release(s->errhandler);
     skiff_info_free(s->hints);
     skiff_objpool_put(&pool, s);
@@ -278,6 +293,7 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI
     free(w);
     if (rc)
         return session_fail(session, rc);
+    g->session = s; /* communicators made from it use the session's buffer for buffered sends */
     *newgroup = skiff_group_handle(g);
     return MPI_SUCCESS;
 }

@@ -26,6 +26,10 @@ int skiff_users_torn_down(void);
 
 /* 1 if h is an open session (for the handle conversions). */
 int skiff_session_live(MPI_Session h);
+/* Checks h; *obj is the session object (what a communicator's session field points to). */
+int skiff_session_check(MPI_Session h, const void **obj);
+/* Reports rc to h's error handler (MPI_COMM_WORLD's when h is not a session). */
+int skiff_session_fail(MPI_Session h, int rc);
 
 /* An intracommunicator of every process of the job, never handed to the user: the calls that make
  * communicators from a group alone (MPI_Comm_create_from_group, MPI_Intercomm_create_from_groups) agree

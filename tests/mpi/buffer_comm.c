@@ -1,7 +1,8 @@
 /* MPI-4.1's buffers for buffered sends: a buffer attached to one communicator (MPI_Comm_attach_buffer)
- * serves that communicator's MPI_Bsend instead of the process's; MPI_Buffer_flush/iflush and
- * MPI_Comm_flush_buffer/iflush_buffer wait for the messages buffered so far and keep the buffer attached;
- * MPI_Comm_free flushes and detaches a communicator's buffer.
+ * serves that communicator's MPI_Bsend instead of the process's; one attached to a session serves the
+ * communicators made from its groups (and those derived from them); MPI_Buffer_flush/iflush and the
+ * communicator and session flushes wait for the messages buffered so far and keep the buffer attached;
+ * MPI_Comm_free and MPI_Session_finalize flush and detach their buffer.
  * Every rank sends to its right neighbour and receives from its left (a ring; with one rank, itself).
  * MPICH 4.0 and Open MPI 4.1 predate MPI-4.1: under them the test says so and passes vacuously. */
 #include "testutil.h"
@@ -151,6 +152,60 @@ static void free_with_buffer(void)
     MPI_Comm_free(&dup);
 }
 
+/* A session's buffer serves the communicators made from its groups and their duplicates, and no other;
+ * a communicator's own buffer still comes first. */
+static void session_buffer(void)
+{
+    MPI_Session session;
+    CHECK_MPI(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session));
+    MPI_Group world;
+    CHECK_MPI(MPI_Group_from_session_pset(session, "mpi://WORLD", &world));
+    MPI_Comm from, dup;
+    CHECK_MPI(MPI_Comm_create_from_group(world, "buffer_comm", MPI_INFO_NULL, MPI_ERRORS_RETURN, &from));
+    MPI_Group_free(&world);
+    MPI_Comm_dup(from, &dup);
+    int bytes = 2 * one_message_bytes();
+    char *buf = malloc((size_t)bytes);
+    CHECK_MPI(MPI_Session_attach_buffer(session, buf, bytes));
+    int v[N];
+    fill(v, rank + 40);
+    CHECK_MSG(MPI_Bsend(v, N, MPI_INT, right, 40, from) == MPI_SUCCESS, "Bsend on a session's communicator");
+    fill(v, rank + 41);
+    CHECK_MSG(MPI_Bsend(v, N, MPI_INT, right, 41, dup) == MPI_SUCCESS, "Bsend on its duplicate");
+    MPI_Request flush;
+    CHECK_MPI(MPI_Session_iflush_buffer(session, &flush));
+    expect_msg(from, 40, left + 40);
+    expect_msg(dup, 41, left + 41);
+    MPI_Wait(&flush, MPI_STATUS_IGNORE);
+    /* The world model's communicators do not derive from the session: no buffer for them. */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int cls = -1;
+    MPI_Error_class(MPI_Bsend(v, N, MPI_INT, right, 42, MPI_COMM_WORLD), &cls);
+    CHECK_MSG(cls == MPI_ERR_BUFFER, "Bsend on MPI_COMM_WORLD used the session's buffer (class %d)", cls);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    /* The communicator's own buffer (too small here) comes before the session's. */
+    char small[16];
+    MPI_Comm_attach_buffer(dup, small, sizeof small);
+    MPI_Error_class(MPI_Bsend(v, N, MPI_INT, right, 43, dup), &cls);
+    CHECK_MSG(cls == MPI_ERR_BUFFER, "Bsend on a communicator with its own small buffer: class %d", cls);
+    void *addr;
+    int got;
+    MPI_Comm_detach_buffer(dup, &addr, &got);
+    CHECK_MPI(MPI_Session_flush_buffer(session));
+    CHECK_MPI(MPI_Session_detach_buffer(session, &addr, &got));
+    CHECK_MSG(addr == buf && got == bytes, "Session_detach_buffer gave %p/%d, attached %p/%d", addr, got,
+              (void *)buf, bytes);
+    /* Attached again and left attached: MPI_Session_finalize flushes and detaches it. */
+    CHECK_MPI(MPI_Session_attach_buffer(session, MPI_BUFFER_AUTOMATIC, 0));
+    fill(v, rank + 44);
+    MPI_Bsend(v, N, MPI_INT, right, 44, from);
+    expect_msg(from, 44, left + 44);
+    MPI_Comm_free(&dup);
+    MPI_Comm_free(&from);
+    CHECK_MPI(MPI_Session_finalize(&session));
+    free(buf);
+}
+
 int main(int argc, char **argv)
 {
     tu_init(&argc, &argv);
@@ -163,6 +218,7 @@ int main(int argc, char **argv)
     flush_frees_space(1);
     empty_flushes();
     free_with_buffer();
+    session_buffer();
     return tu_finish("buffer_comm");
 }
 

@@ -251,6 +251,7 @@ enum {
 };
 
 typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+typedef void (MPI_User_function_c)(void *invec, void *inoutvec, MPI_Count *len, MPI_Datatype *datatype);
 typedef void (MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 /* MPI-1's name for it (removed in MPI-3; MPI_Errhandler_create takes one). */
@@ -269,13 +270,23 @@ typedef int (MPI_Grequest_query_function)(void *extra_state, MPI_Status *status)
 typedef int (MPI_Grequest_free_function)(void *extra_state);
 typedef int (MPI_Grequest_cancel_function)(void *extra_state, int complete);
 
-/* The tools interface (MPI_T): control variables only. */
+/* The tools interface (MPI_T). */
 typedef struct MPI_T_enum_t* MPI_T_enum;
 typedef struct MPI_T_cvar_handle_t* MPI_T_cvar_handle;
 typedef struct MPI_T_pvar_handle_t* MPI_T_pvar_handle;
 typedef struct MPI_T_pvar_session_t* MPI_T_pvar_session;
+typedef struct MPI_T_event_registration_t* MPI_T_event_registration;
+typedef struct MPI_T_event_instance_t* MPI_T_event_instance;
 #define MPI_T_ENUM_NULL         ((MPI_T_enum)0)
 #define MPI_T_CVAR_HANDLE_NULL  ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
+#define MPI_T_PVAR_HANDLE_NULL  ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_ALL_HANDLES  ((MPI_T_pvar_handle)1)
+typedef enum MPI_T_cb_safety {
+    MPI_T_CB_REQUIRE_NONE = 0x00, MPI_T_CB_REQUIRE_MPI_RESTRICTED = 0x03,
+    MPI_T_CB_REQUIRE_THREAD_SAFE = 0x0F, MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE = 0x3F
+} MPI_T_cb_safety;
+typedef enum MPI_T_source_order { MPI_T_SOURCE_ORDERED = 1, MPI_T_SOURCE_UNORDERED = 2 } MPI_T_source_order;
 enum {
     MPI_T_ERR_CANNOT_INIT = 1001, MPI_T_ERR_NOT_ACCESSIBLE = 1002, MPI_T_ERR_NOT_INITIALIZED = 1003,
     MPI_T_ERR_NOT_SUPPORTED = 1004, MPI_T_ERR_MEMORY = 1005, MPI_T_ERR_INVALID = 1006,
@@ -289,11 +300,24 @@ enum {
     MPI_T_VERBOSITY_TUNER_BASIC = 0x11, MPI_T_VERBOSITY_TUNER_DETAIL = 0x12, MPI_T_VERBOSITY_TUNER_ALL = 0x14,
     MPI_T_VERBOSITY_MPIDEV_BASIC = 0x21, MPI_T_VERBOSITY_MPIDEV_DETAIL = 0x22, MPI_T_VERBOSITY_MPIDEV_ALL = 0x24
 };
-enum { MPI_T_BIND_NO_OBJECT = 1 };
+enum {
+    MPI_T_BIND_NO_OBJECT = 1, MPI_T_BIND_MPI_COMM = 2, MPI_T_BIND_MPI_DATATYPE = 3, MPI_T_BIND_MPI_ERRHANDLER = 4,
+    MPI_T_BIND_MPI_FILE = 5, MPI_T_BIND_MPI_GROUP = 6, MPI_T_BIND_MPI_OP = 7, MPI_T_BIND_MPI_REQUEST = 8,
+    MPI_T_BIND_MPI_WIN = 9, MPI_T_BIND_MPI_MESSAGE = 10, MPI_T_BIND_MPI_INFO = 11, MPI_T_BIND_MPI_SESSION = 12
+};
 enum {
     MPI_T_SCOPE_CONSTANT = 1, MPI_T_SCOPE_READONLY = 2, MPI_T_SCOPE_LOCAL = 3, MPI_T_SCOPE_GROUP = 4,
     MPI_T_SCOPE_GROUP_EQ = 5, MPI_T_SCOPE_ALL = 6, MPI_T_SCOPE_ALL_EQ = 7
 };
+enum {
+    MPI_T_PVAR_CLASS_STATE = 1, MPI_T_PVAR_CLASS_LEVEL = 2, MPI_T_PVAR_CLASS_SIZE = 3,
+    MPI_T_PVAR_CLASS_PERCENTAGE = 4, MPI_T_PVAR_CLASS_HIGHWATERMARK = 5, MPI_T_PVAR_CLASS_LOWWATERMARK = 6,
+    MPI_T_PVAR_CLASS_COUNTER = 7, MPI_T_PVAR_CLASS_AGGREGATE = 8, MPI_T_PVAR_CLASS_TIMER = 9,
+    MPI_T_PVAR_CLASS_GENERIC = 10
+};
+typedef void (MPI_T_event_cb_function)(MPI_T_event_instance event_instance, MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, void *user_data);
+typedef void (MPI_T_event_free_cb_function)(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, void *user_data);
+typedef void (MPI_T_event_dropped_cb_function)(MPI_Count count, MPI_T_event_registration event_registration, int source_index, MPI_T_cb_safety cb_safety, void *user_data);
 
 /* The calls skiff implements. The library is built with hidden symbols; these are its interface. */
 #if defined(__GNUC__)
@@ -331,6 +355,10 @@ SKIFF_MPI_API int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
 SKIFF_MPI_API int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
 SKIFF_MPI_API int MPI_Comm_flush_buffer(MPI_Comm comm);
 SKIFF_MPI_API int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
+SKIFF_MPI_API int MPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
+SKIFF_MPI_API int MPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size);
+SKIFF_MPI_API int MPI_Session_flush_buffer(MPI_Session session);
+SKIFF_MPI_API int MPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request);
 SKIFF_MPI_API int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status);
 SKIFF_MPI_API int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
 SKIFF_MPI_API int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request);
@@ -353,16 +381,6 @@ SKIFF_MPI_API int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *stat
 SKIFF_MPI_API int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 SKIFF_MPI_API int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
 SKIFF_MPI_API int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
-SKIFF_MPI_API int MPI_Buffer_flush(void);
-SKIFF_MPI_API int MPI_Buffer_iflush(MPI_Request *request);
-SKIFF_MPI_API int MPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
-SKIFF_MPI_API int MPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size);
-SKIFF_MPI_API int MPI_Session_flush_buffer(MPI_Session session);
-SKIFF_MPI_API int MPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request);
-SKIFF_MPI_API int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
-SKIFF_MPI_API int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
-SKIFF_MPI_API int MPI_Comm_flush_buffer(MPI_Comm comm);
-SKIFF_MPI_API int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
 SKIFF_MPI_API int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
 SKIFF_MPI_API int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
 SKIFF_MPI_API int MPI_Type_size(MPI_Datatype datatype, int *size);
@@ -399,6 +417,12 @@ SKIFF_MPI_API int PMPI_Get_version(int *version, int *subversion);
 SKIFF_MPI_API int PMPI_Get_library_version(char *version, int *resultlen);
 SKIFF_MPI_API double PMPI_Wtime(void);
 SKIFF_MPI_API double PMPI_Wtick(void);
+SKIFF_MPI_API int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+SKIFF_MPI_API int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+SKIFF_MPI_API int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+SKIFF_MPI_API int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+SKIFF_MPI_API int PMPI_Buffer_attach(void *buffer, int size);
+SKIFF_MPI_API int PMPI_Buffer_detach(void *buffer_addr, int *size);
 SKIFF_MPI_API int PMPI_Buffer_flush(void);
 SKIFF_MPI_API int PMPI_Get_hw_resource_info(MPI_Info *hw_info);
 SKIFF_MPI_API int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type);
@@ -433,12 +457,6 @@ SKIFF_MPI_API int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *sta
 SKIFF_MPI_API int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
 SKIFF_MPI_API int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
 SKIFF_MPI_API int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status);
-SKIFF_MPI_API int PMPI_Buffer_flush(void);
-SKIFF_MPI_API int PMPI_Buffer_iflush(MPI_Request *request);
-SKIFF_MPI_API int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
-SKIFF_MPI_API int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
-SKIFF_MPI_API int PMPI_Comm_flush_buffer(MPI_Comm comm);
-SKIFF_MPI_API int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
 SKIFF_MPI_API int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
 SKIFF_MPI_API int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
 SKIFF_MPI_API int PMPI_Type_size(MPI_Datatype datatype, int *size);
@@ -1064,10 +1082,6 @@ SKIFF_MPI_API int MPI_Request_get_status_all(int count, const MPI_Request array_
 SKIFF_MPI_API int MPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status *array_of_statuses);
 SKIFF_MPI_API int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request);
 SKIFF_MPI_API int MPI_Grequest_complete(MPI_Request request);
-SKIFF_MPI_API int MPI_Abi_get_fortran_info(MPI_Info *info);
-SKIFF_MPI_API int MPI_Abi_set_fortran_info(MPI_Info info);
-SKIFF_MPI_API int MPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false, int *is_set);
-SKIFF_MPI_API int MPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false);
 SKIFF_MPI_API int MPI_Pcontrol(const int level, ...);
 SKIFF_MPI_API int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 SKIFF_MPI_API int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
@@ -1080,6 +1094,10 @@ SKIFF_MPI_API int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08
 SKIFF_MPI_API int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
 SKIFF_MPI_API int MPI_Abi_get_version(int *abi_major, int *abi_minor);
 SKIFF_MPI_API int MPI_Abi_get_info(MPI_Info *info);
+SKIFF_MPI_API int MPI_Abi_get_fortran_info(MPI_Info *info);
+SKIFF_MPI_API int MPI_Abi_set_fortran_info(MPI_Info info);
+SKIFF_MPI_API int MPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false, int *is_set);
+SKIFF_MPI_API int MPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false);
 SKIFF_MPI_API int PMPI_Status_set_cancelled(MPI_Status *status, int flag);
 SKIFF_MPI_API int PMPI_Status_set_source(MPI_Status *status, int source);
 SKIFF_MPI_API int PMPI_Status_set_tag(MPI_Status *status, int tag);
@@ -1092,10 +1110,6 @@ SKIFF_MPI_API int PMPI_Request_get_status_all(int count, const MPI_Request array
 SKIFF_MPI_API int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status *array_of_statuses);
 SKIFF_MPI_API int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request);
 SKIFF_MPI_API int PMPI_Grequest_complete(MPI_Request request);
-SKIFF_MPI_API int PMPI_Abi_get_fortran_info(MPI_Info *info);
-SKIFF_MPI_API int PMPI_Abi_set_fortran_info(MPI_Info info);
-SKIFF_MPI_API int PMPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false, int *is_set);
-SKIFF_MPI_API int PMPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false);
 SKIFF_MPI_API int PMPI_Pcontrol(const int level, ...);
 SKIFF_MPI_API int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 SKIFF_MPI_API int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
@@ -1108,6 +1122,10 @@ SKIFF_MPI_API int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f0
 SKIFF_MPI_API int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
 SKIFF_MPI_API int PMPI_Abi_get_version(int *abi_major, int *abi_minor);
 SKIFF_MPI_API int PMPI_Abi_get_info(MPI_Info *info);
+SKIFF_MPI_API int PMPI_Abi_get_fortran_info(MPI_Info *info);
+SKIFF_MPI_API int PMPI_Abi_set_fortran_info(MPI_Info info);
+SKIFF_MPI_API int PMPI_Abi_get_fortran_booleans(int logical_size, void *logical_true, void *logical_false, int *is_set);
+SKIFF_MPI_API int PMPI_Abi_set_fortran_booleans(int logical_size, void *logical_true, void *logical_false);
 
 /* Tools interface: control variables (every SKIFF_* setting). */
 SKIFF_MPI_API int MPI_T_init_thread(int required, int *provided);
@@ -1129,11 +1147,6 @@ SKIFF_MPI_API int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
 SKIFF_MPI_API int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
 SKIFF_MPI_API int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
 
-#if defined(__cplusplus)
-}
-#endif
-
-#endif /* MPI_H_ABI */
 /* Tools interface: performance variables, categories, event sources and events. */
 SKIFF_MPI_API int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
 SKIFF_MPI_API int MPI_T_enum_get_item(MPI_T_enum enumtype, int indx, int *value, char *name, int *name_len);
@@ -1458,3 +1471,8 @@ SKIFF_MPI_API int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI
 SKIFF_MPI_API int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm);
 SKIFF_MPI_API int PMPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype);
 
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* MPI_H_ABI */

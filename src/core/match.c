@@ -1,4 +1,5 @@
 #include "core/match.h"
+#include "core/stats.h"
 
 #include <stdlib.h>
 
@@ -55,6 +56,9 @@ void skiff_unexp_add(struct skiff_unexp *u)
         unexp.head = u;
     unexp.tail = u;
     unexp.count++;
+    skiff_stats.unexp_msgs++;
+    if ((unsigned long long)unexp.count > skiff_stats.unexp_hwm)
+        skiff_stats.unexp_hwm = (unsigned long long)unexp.count;
 }
 
 static void unexp_unlink(struct skiff_unexp *u, struct skiff_unexp *prev)

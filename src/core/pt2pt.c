@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/match.h"
 #include "core/progress.h"
+#include "core/stats.h"
 #include "util/arch.h"
 #include "util/copy.h"
 #include "util/log.h"
@@ -55,6 +56,7 @@ static void defer(int peer, const struct skiff_hdr *h, const void *payload, size
     struct pending *p = malloc(sizeof *p);
     if (!p)
         skiff_abort_job(MPI_ERR_NO_MEM, "out of memory for deferred sends");
+    skiff_stats.deferred_sends += h->type == SKIFF_MSG_EAGER;
     *p = (struct pending){NULL, *h, payload, len, req};
     if (pp.tail[peer])
         pp.tail[peer]->next = p;
@@ -129,9 +131,11 @@ static void send_awaiting(struct skiff_request *r, struct skiff_hdr *h, int eage
 {
     h->sreq = skiff_req_id(r);
     if (eager) {
+        skiff_stats.sync_sends++;
         h->flags = SKIFF_MSG_F_SYNC;
         xmit(r->world_peer, h, r->buf, r->bytes, NULL);
     } else {
+        skiff_stats.rndv_sends++;
         h->type = SKIFF_MSG_RTS;
         h->aux = (uint64_t)(uintptr_t)r->buf;
         xmit(r->world_peer, h, NULL, 0, NULL);
@@ -229,10 +233,12 @@ static void deliver_eager(struct skiff_request *r, int peer, const struct skiff_
 static void start_rndv_recv(struct skiff_request *r, int peer, const struct skiff_hdr *h)
 {
     record_match(r, peer, h);
+    skiff_stats.rndv_recvs++;
     const struct skiff_transport *t = skiff_transport_for(peer);
     if (t->pull) {
         int rc = t->pull(peer, h->aux, r->buf, r->st_bytes);
         if (rc == 0 || (rc != -EPERM && rc != -ENOSYS)) {
+            skiff_stats.rndv_pulls += rc == 0;
             if (rc && r->st_error == MPI_SUCCESS)
                 r->st_error = skiff_err(MPI_ERR_OTHER, "single-copy read of %zu bytes from rank %d failed: %s",
                                         r->st_bytes, h->src, strerror(-rc));
@@ -347,6 +353,8 @@ void skiff_core_incoming(int peer, const struct skiff_hdr *h, const void *payloa
     struct skiff_request *r;
     switch (h->type) {
     case SKIFF_MSG_EAGER:
+        skiff_stats.recv_msgs++;
+        skiff_stats.recv_bytes += h->len;
         if (plen != h->len)
             protocol_error(peer, "eager length differs from payload", (unsigned long long)h->len);
         if ((r = skiff_posted_take(h->ctx, h->src, h->tag)))
@@ -357,6 +365,8 @@ void skiff_core_incoming(int peer, const struct skiff_hdr *h, const void *payloa
             stash(peer, h, payload, plen);
         break;
     case SKIFF_MSG_RTS:
+        skiff_stats.recv_msgs++;
+        skiff_stats.recv_bytes += h->len;
         if ((r = skiff_posted_take(h->ctx, h->src, h->tag)))
             start_rndv_recv(r, peer, h);
         else if (SKIFF_UNLIKELY(pp.finalizing == 1))

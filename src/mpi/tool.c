@@ -1,12 +1,14 @@
-/* The MPI tools interface, control variables only: every SKIFF_* setting is a read-only string
+/* The MPI tools interface: start-up and control variables. Every SKIFF_* setting is a read-only string
  * control variable, so skiff-info (and any MPI_T tool) lists them with their current values.
  * After the settings come a few facts the library finds out about this host (lower-case names),
- * such as the networks the tcp transport would offer. */
+ * such as the networks the tcp transport would offer. Performance variables, categories and events
+ * are in tool_pvar.c, tool_category.c and tool_event.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mpi/mpi_impl.h"
+#include "mpi/tool.h"
 #include "core/core.h"
 #include "core/objpool.h"
 #include "util/config.h"
@@ -83,9 +85,24 @@ static int check_handle(MPI_T_cvar_handle h, const void *buf)
     return buf ? MPI_SUCCESS : MPI_T_ERR_INVALID;
 }
 
-static void copy_out(char *dst, int *len, const char *src)
+int skiff_t_active(void)
 {
-    /* MPI_T's rule: *len in is the buffer size, out is the length written including the NUL. */
+    return t_inits > 0;
+}
+
+int skiff_t_ncvars(void)
+{
+    return ncvars();
+}
+
+/* Categories 0 and 1 (tool_category.c): the settings, then the facts about this host. */
+int skiff_t_cvar_category(int cvar_index)
+{
+    return cvar_index < nsettings() ? 0 : 1;
+}
+
+void skiff_t_copy_out(char *dst, int *len, const char *src)
+{
     if (!len)
         return;
     if (dst && *len > 0) {
@@ -115,8 +132,10 @@ int PMPI_T_finalize(void)
 {
     if (t_inits <= 0)
         return MPI_T_ERR_NOT_INITIALIZED;
-    if (--t_inits == 0)
+    if (--t_inits == 0) {
         skiff_objpool_foreach(&handles, release_handle);
+        skiff_t_pvar_release_all();
+    }
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_T_finalize)
@@ -146,8 +165,8 @@ int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosi
         snprintf(text, sizeof text, "%s [default: %s]", h, skiff_config_table[cvar_index].dflt);
     else
         snprintf(text, sizeof text, "%s", h);
-    copy_out(name, name_len, n);
-    copy_out(desc, desc_len, text);
+    skiff_t_copy_out(name, name_len, n);
+    skiff_t_copy_out(desc, desc_len, text);
     if (verbosity)
         *verbosity = MPI_T_VERBOSITY_USER_BASIC;
     if (datatype)

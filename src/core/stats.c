@@ -1,0 +1,3 @@
+#include "core/stats.h"
+
+struct skiff_stats skiff_stats;

@@ -1,0 +1,22 @@
+/* Counters the tools interface (MPI_T performance variables) reads. Each is bumped only where the
+ * library already does slow work (a rendezvous, a deferred send, an unexpected message), or once per
+ * arriving message in the receive handler, never on the eager send path. skiff enters the library from
+ * one thread at a time (MPI_THREAD_SERIALIZED at most), so plain counters are exact. */
+#ifndef SKIFF_STATS_H
+#define SKIFF_STATS_H
+
+struct skiff_stats {
+    unsigned long long recv_msgs;      /* eager messages and rendezvous announcements that arrived */
+    unsigned long long recv_bytes;     /* their payload sizes */
+    unsigned long long rndv_sends;     /* sends that announced themselves (RTS) and waited for the receiver */
+    unsigned long long sync_sends;     /* synchronous-mode eager sends (waited for the receiver's ack) */
+    unsigned long long deferred_sends; /* eager sends queued because the transport was full */
+    unsigned long long rndv_recvs;     /* rendezvous receives started */
+    unsigned long long rndv_pulls;     /* ... of them, pulled in one copy (CMA) */
+    unsigned long long unexp_msgs;     /* messages that arrived before their receive was posted */
+    unsigned long long unexp_hwm;      /* the most unexpected messages queued at once */
+};
+
+extern struct skiff_stats skiff_stats;
+
+#endif

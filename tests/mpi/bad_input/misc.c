@@ -366,6 +366,171 @@ static int t_cvar_write_read_only(struct bad_ctx *x)
     return rc;
 }
 
+/* The rest of MPI_T: one call with MPI_T initialized around it; scratch outputs in t_out. */
+static struct {
+    int i;
+    unsigned long long v;
+    MPI_Count c;
+    MPI_Info info;
+    MPI_T_pvar_session s;
+    MPI_T_pvar_handle h;
+    MPI_T_event_registration reg;
+} t_out;
+
+#define T_ROW(fn, expr)                                                                                  \
+    static int fn(struct bad_ctx *x)                                                                     \
+    {                                                                                                    \
+        (void)x;                                                                                         \
+        t_init();                                                                                        \
+        int rc = (expr);                                                                                 \
+        MPI_T_finalize();                                                                                \
+        return rc;                                                                                       \
+    }
+
+/* A session with a handle on the named variable, the call made by use, and both freed again. */
+static int t_with_pvar(const char *name, int cls, int (*use)(void))
+{
+    int index = 0, count;
+    t_init();
+    MPI_T_pvar_session_create(&t_out.s);
+    MPI_T_pvar_get_index(name, cls, &index);
+    MPI_T_pvar_handle_alloc(t_out.s, index, NULL, &t_out.h, &count);
+    int rc = use();
+    MPI_T_pvar_session_free(&t_out.s);
+    MPI_T_finalize();
+    return rc;
+}
+
+static int pvar_read_all(void)
+{
+    return MPI_T_pvar_read(t_out.s, MPI_T_PVAR_ALL_HANDLES, &t_out.v);
+}
+
+static int pvar_read_other_session(void)
+{
+    MPI_T_pvar_session other;
+    MPI_T_pvar_session_create(&other);
+    int rc = MPI_T_pvar_read(other, t_out.h, &t_out.v);
+    MPI_T_pvar_session_free(&other);
+    return rc;
+}
+
+static int pvar_start(void)
+{
+    return MPI_T_pvar_start(t_out.s, t_out.h);
+}
+
+static int pvar_write(void)
+{
+    return MPI_T_pvar_write(t_out.s, t_out.h, &t_out.v);
+}
+
+static int pvar_reset(void)
+{
+    return MPI_T_pvar_reset(t_out.s, t_out.h);
+}
+
+static int pvar_read_buf_null(void)
+{
+    return MPI_T_pvar_read(t_out.s, t_out.h, NULL);
+}
+
+static int pvar_free_twice(void)
+{
+    MPI_T_pvar_handle stale = t_out.h;
+    MPI_T_pvar_handle_free(t_out.s, &t_out.h);
+    return MPI_T_pvar_handle_free(t_out.s, &stale);
+}
+
+static int t_pvar_read_all_handles(struct bad_ctx *x)
+{
+    (void)x;
+    return t_with_pvar("skiff_recv_msgs", MPI_T_PVAR_CLASS_COUNTER, pvar_read_all);
+}
+
+static int t_pvar_read_other_session(struct bad_ctx *x)
+{
+    (void)x;
+    return t_with_pvar("skiff_recv_msgs", MPI_T_PVAR_CLASS_COUNTER, pvar_read_other_session);
+}
+
+static int t_pvar_read_buf_null(struct bad_ctx *x)
+{
+    (void)x;
+    return t_with_pvar("skiff_recv_msgs", MPI_T_PVAR_CLASS_COUNTER, pvar_read_buf_null);
+}
+
+static int t_pvar_handle_free_twice(struct bad_ctx *x)
+{
+    (void)x;
+    return t_with_pvar("skiff_recv_msgs", MPI_T_PVAR_CLASS_COUNTER, pvar_free_twice);
+}
+
+static int t_pvar_start_continuous(struct bad_ctx *x)
+{
+    (void)x;
+    return t_with_pvar("skiff_unexp_hwm", MPI_T_PVAR_CLASS_HIGHWATERMARK, pvar_start);
+}
+
+static int t_pvar_write_read_only(struct bad_ctx *x)
+{
+    (void)x;
+    return t_with_pvar("skiff_unexp_hwm", MPI_T_PVAR_CLASS_HIGHWATERMARK, pvar_write);
+}
+
+static int t_pvar_reset_read_only(struct bad_ctx *x)
+{
+    (void)x;
+    return t_with_pvar("skiff_unexp_queued", MPI_T_PVAR_CLASS_LEVEL, pvar_reset);
+}
+
+static int t_pvar_session_free_twice(struct bad_ctx *x)
+{
+    (void)x;
+    t_init();
+    MPI_T_pvar_session_create(&t_out.s);
+    MPI_T_pvar_session stale = t_out.s;
+    MPI_T_pvar_session_free(&t_out.s);
+    int rc = MPI_T_pvar_session_free(&stale);
+    MPI_T_finalize();
+    return rc;
+}
+
+static int t_pvar_get_num_not_initialized(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_T_pvar_get_num(&t_out.i);
+}
+
+T_ROW(t_pvar_get_info_index, MPI_T_pvar_get_info(1 << 20, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                                 NULL, NULL))
+T_ROW(t_pvar_get_index_class, MPI_T_pvar_get_index("skiff_recv_msgs", MPI_T_PVAR_CLASS_TIMER, &t_out.i))
+T_ROW(t_pvar_session_create_null, MPI_T_pvar_session_create(NULL))
+T_ROW(t_pvar_handle_alloc_session, MPI_T_pvar_handle_alloc(MPI_T_PVAR_SESSION_NULL, 0, NULL, &t_out.h, &t_out.i))
+T_ROW(t_enum_get_info_null, MPI_T_enum_get_info(MPI_T_ENUM_NULL, &t_out.i, NULL, NULL))
+T_ROW(t_category_get_info_index, MPI_T_category_get_info(-1, NULL, NULL, NULL, NULL, NULL, NULL, NULL))
+T_ROW(t_category_get_index_unknown, MPI_T_category_get_index("skiff_no_such_category", &t_out.i))
+T_ROW(t_category_get_cvars_len, MPI_T_category_get_cvars(0, -1, &t_out.i))
+T_ROW(t_category_changed_null, MPI_T_category_changed(NULL))
+T_ROW(t_category_get_num_events_index, MPI_T_category_get_num_events(1 << 20, &t_out.i))
+T_ROW(t_category_get_events_index, MPI_T_category_get_events(-1, 0, NULL))
+T_ROW(t_source_get_info_index, MPI_T_source_get_info(1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL))
+T_ROW(t_source_get_timestamp_null, MPI_T_source_get_timestamp(0, NULL))
+T_ROW(t_event_get_info_index, MPI_T_event_get_info(0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                                   NULL))
+T_ROW(t_event_get_index_unknown, MPI_T_event_get_index("skiff_no_such_event", &t_out.i))
+T_ROW(t_event_handle_alloc_index, MPI_T_event_handle_alloc(0, NULL, MPI_INFO_NULL, &t_out.reg))
+/* skiff has no event types: no registration or instance can be valid. */
+T_ROW(t_event_handle_free_invalid, MPI_T_event_handle_free((MPI_T_event_registration)&t_out, NULL, NULL))
+T_ROW(t_event_register_callback_invalid,
+      MPI_T_event_register_callback((MPI_T_event_registration)&t_out, MPI_T_CB_REQUIRE_NONE, MPI_INFO_NULL, NULL,
+                                    NULL))
+T_ROW(t_event_handle_get_info_invalid, MPI_T_event_handle_get_info((MPI_T_event_registration)&t_out, &t_out.info))
+T_ROW(t_event_set_dropped_handler_invalid,
+      MPI_T_event_set_dropped_handler((MPI_T_event_registration)&t_out, NULL))
+T_ROW(t_event_read_invalid, MPI_T_event_read((MPI_T_event_instance)&t_out, 0, &t_out.v))
+T_ROW(t_event_get_timestamp_invalid, MPI_T_event_get_timestamp((MPI_T_event_instance)&t_out, &t_out.c))
+
 /* ---- MPI_Status_c2f, MPI_Status_f2c; datatypes this platform lacks */
 
 static int status_c2f_ignore(struct bad_ctx *x)
@@ -875,6 +1040,49 @@ const struct bad_case bad_misc[] = {
     {"t_cvar_read_after_finalize", "MPI_T_cvar_read", MPI_T_ERR_INVALID_HANDLE, NULL, t_cvar_read_after_finalize},
     {"t_cvar_write_freed", "MPI_T_cvar_write", MPI_T_ERR_INVALID_HANDLE, NULL, t_cvar_write_freed},
     {"t_cvar_write_read_only", "MPI_T_cvar_write", MPI_T_ERR_CVAR_SET_NEVER, NULL, t_cvar_write_read_only},
+    {"t_pvar_get_num_not_initialized", "MPI_T_pvar_get_num", MPI_T_ERR_NOT_INITIALIZED, NULL,
+     t_pvar_get_num_not_initialized},
+    {"t_pvar_get_info_index", "MPI_T_pvar_get_info", MPI_T_ERR_INVALID_INDEX, NULL, t_pvar_get_info_index},
+    {"t_pvar_get_index_class", "MPI_T_pvar_get_index", MPI_T_ERR_INVALID_NAME, NULL, t_pvar_get_index_class},
+    {"t_pvar_session_create_null", "MPI_T_pvar_session_create", MPI_T_ERR_INVALID, NULL, t_pvar_session_create_null},
+    {"t_pvar_session_free_twice", "MPI_T_pvar_session_free", MPI_T_ERR_INVALID_SESSION, NULL,
+     t_pvar_session_free_twice},
+    {"t_pvar_handle_alloc_session", "MPI_T_pvar_handle_alloc", MPI_T_ERR_INVALID_SESSION, NULL,
+     t_pvar_handle_alloc_session},
+    {"t_pvar_handle_free_twice", "MPI_T_pvar_handle_free", MPI_T_ERR_INVALID_HANDLE, NULL, t_pvar_handle_free_twice},
+    {"t_pvar_read_all_handles", "MPI_T_pvar_read", MPI_T_ERR_INVALID_HANDLE, NULL, t_pvar_read_all_handles},
+    {"t_pvar_read_other_session", "MPI_T_pvar_read", MPI_T_ERR_INVALID_HANDLE, NULL, t_pvar_read_other_session},
+    {"t_pvar_read_buf_null", "MPI_T_pvar_read", MPI_T_ERR_INVALID, NULL, t_pvar_read_buf_null},
+    {"t_pvar_start_continuous", "MPI_T_pvar_start", MPI_T_ERR_PVAR_NO_STARTSTOP, NULL, t_pvar_start_continuous},
+    {"t_pvar_write_read_only", "MPI_T_pvar_write", MPI_T_ERR_PVAR_NO_WRITE, NULL, t_pvar_write_read_only},
+    {"t_pvar_reset_read_only", "MPI_T_pvar_reset", MPI_T_ERR_PVAR_NO_WRITE, NULL, t_pvar_reset_read_only},
+    {"t_enum_get_info_null", "MPI_T_enum_get_info", MPI_T_ERR_INVALID_HANDLE, NULL, t_enum_get_info_null},
+    {"t_category_get_info_index", "MPI_T_category_get_info", MPI_T_ERR_INVALID_INDEX, NULL, t_category_get_info_index},
+    {"t_category_get_index_unknown", "MPI_T_category_get_index", MPI_T_ERR_INVALID_NAME, NULL,
+     t_category_get_index_unknown},
+    {"t_category_get_cvars_len", "MPI_T_category_get_cvars", MPI_T_ERR_INVALID, NULL, t_category_get_cvars_len},
+    {"t_category_changed_null", "MPI_T_category_changed", MPI_T_ERR_INVALID, NULL, t_category_changed_null},
+    {"t_category_get_num_events_index", "MPI_T_category_get_num_events", MPI_T_ERR_INVALID_INDEX, NULL,
+     t_category_get_num_events_index},
+    {"t_category_get_events_index", "MPI_T_category_get_events", MPI_T_ERR_INVALID_INDEX, NULL,
+     t_category_get_events_index},
+    {"t_source_get_info_index", "MPI_T_source_get_info", MPI_T_ERR_INVALID_INDEX, NULL, t_source_get_info_index},
+    {"t_source_get_timestamp_null", "MPI_T_source_get_timestamp", MPI_T_ERR_INVALID, NULL, t_source_get_timestamp_null},
+    {"t_event_get_info_index", "MPI_T_event_get_info", MPI_T_ERR_INVALID_INDEX, NULL, t_event_get_info_index},
+    {"t_event_get_index_unknown", "MPI_T_event_get_index", MPI_T_ERR_INVALID_NAME, NULL, t_event_get_index_unknown},
+    {"t_event_handle_alloc_index", "MPI_T_event_handle_alloc", MPI_T_ERR_INVALID_INDEX, NULL,
+     t_event_handle_alloc_index},
+    {"t_event_handle_free_invalid", "MPI_T_event_handle_free", MPI_T_ERR_INVALID_HANDLE, NULL,
+     t_event_handle_free_invalid},
+    {"t_event_register_callback_invalid", "MPI_T_event_register_callback", MPI_T_ERR_INVALID_HANDLE, NULL,
+     t_event_register_callback_invalid},
+    {"t_event_handle_get_info_invalid", "MPI_T_event_handle_get_info", MPI_T_ERR_INVALID_HANDLE, NULL,
+     t_event_handle_get_info_invalid},
+    {"t_event_set_dropped_handler_invalid", "MPI_T_event_set_dropped_handler", MPI_T_ERR_INVALID_HANDLE, NULL,
+     t_event_set_dropped_handler_invalid},
+    {"t_event_read_invalid", "MPI_T_event_read", MPI_T_ERR_INVALID_HANDLE, NULL, t_event_read_invalid},
+    {"t_event_get_timestamp_invalid", "MPI_T_event_get_timestamp", MPI_T_ERR_INVALID_HANDLE, NULL,
+     t_event_get_timestamp_invalid},
     {"session_init_nullptr", "MPI_Session_init", MPI_ERR_ARG, "session is NULL", session_init_nullptr},
     {"session_init_errhandler_null", "MPI_Session_init", MPI_ERR_ERRHANDLER, "MPI_ERRHANDLER_NULL",
      session_init_errhandler_null},

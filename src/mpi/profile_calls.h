@@ -29,7 +29,7 @@
     X(MPI_Request_get_status_any) X(MPI_Request_get_status_all) X(MPI_Request_get_status_some)          \
     X(MPI_Grequest_start) X(MPI_Grequest_complete) X(MPI_Status_set_cancelled) X(MPI_Status_set_source)  \
     X(MPI_Status_set_tag) X(MPI_Status_set_error) X(MPI_Status_get_source) X(MPI_Status_get_tag)         \
-    X(MPI_Status_get_error) X(MPI_Pcontrol) X(MPI_Abi_get_version) X(MPI_Abi_get_info)                   \
+    X(MPI_Status_get_error) X(MPI_Pcontrol)                                                              \
     X(MPI_Abi_get_fortran_info) X(MPI_Abi_set_fortran_info) X(MPI_Abi_get_fortran_booleans)              \
     X(MPI_Abi_set_fortran_booleans)                                                                      \
     X(MPI_Attr_get) X(MPI_Attr_put) X(MPI_Attr_delete) X(MPI_Keyval_create) X(MPI_Keyval_free)           \

@@ -15,6 +15,7 @@ struct skiff_stats {
     unsigned long long rndv_pulls;     /* ... of them, pulled in one copy (CMA) */
     unsigned long long unexp_msgs;     /* messages that arrived before their receive was posted */
     unsigned long long unexp_hwm;      /* the most unexpected messages queued at once */
+    unsigned long long tcp_recv_bytes; /* bytes read from tcp sockets (after each recv call) */
 };
 
 extern struct skiff_stats skiff_stats;

@@ -17,6 +17,8 @@ static const struct category cats[] = {
     {"skiff_pt2pt", "point-to-point traffic: messages that arrived, rendezvous, synchronous and deferred sends"},
     {"skiff_matching", "the unexpected-message queue"},
     {"skiff_runtime", "the state of the library: the thread support level in force"},
+    {"skiff_tcp", "the tcp transport: bytes through its connections (ranks on other nodes, or all with "
+                  "SKIFF_TRANSPORTS=tcp)"},
 };
 #define NCATS ((int)(sizeof cats / sizeof cats[0]))
 

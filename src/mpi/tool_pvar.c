@@ -15,11 +15,12 @@
 #include "core/stats.h"
 #include "mpi/mpi_impl.h"
 #include "mpi/tool.h"
+#include "tcp/tcp.h"
 
 #define SESSION_MAGIC 0x70736573u /* "pses" */
 #define PVAR_MAGIC 0x70766172u    /* "pvar" */
 
-enum { CAT_PT2PT = 2, CAT_MATCHING = 3, CAT_RUNTIME = 4 }; /* tool_category.c's order */
+enum { CAT_PT2PT = 2, CAT_MATCHING = 3, CAT_RUNTIME = 4, CAT_TCP = 5 }; /* tool_category.c's order */
 
 struct pvar {
     const char *name, *desc;
@@ -42,6 +43,12 @@ COUNTER(rndv_recvs)
 COUNTER(rndv_pulls)
 COUNTER(unexp_msgs)
 COUNTER(unexp_hwm)
+COUNTER(tcp_recv_bytes)
+
+static unsigned long long now_tcp_sent_bytes(void)
+{
+    return skiff_tcp_sent_bytes();
+}
 
 static unsigned long long now_unexp_queued(void)
 {
@@ -77,6 +84,10 @@ static const struct pvar pvars[] = {
      MPI_T_PVAR_CLASS_HIGHWATERMARK, CAT_MATCHING, 1, now_unexp_hwm},
     {THREAD_LEVEL_PVAR, "the thread support level in force (an enumeration of MPI_THREAD_*)",
      MPI_T_PVAR_CLASS_STATE, CAT_RUNTIME, 1, now_thread_level},
+    {"skiff_tcp_sent_bytes", "bytes handed to tcp connections (every rail, frame heads included)",
+     MPI_T_PVAR_CLASS_COUNTER, CAT_TCP, 0, now_tcp_sent_bytes},
+    {"skiff_tcp_recv_bytes", "bytes read from tcp connections (every rail, frame heads included)",
+     MPI_T_PVAR_CLASS_COUNTER, CAT_TCP, 0, now_tcp_recv_bytes},
 };
 #define NPVARS ((int)(sizeof pvars / sizeof pvars[0]))
 
@@ -288,9 +299,11 @@ SKIFF_ALIAS(MPI_T_pvar_handle_free)
 
 static unsigned long long value_of(const struct MPI_T_pvar_handle_t *h)
 {
+    unsigned long long now = h->var->now();
     if (h->var->continuous)
-        return h->var->now();
-    return h->value + (h->started ? h->var->now() - h->base : 0);
+        return now;
+    /* tcp's byte counts go back to 0 when MPI_Finalize closes the transport */
+    return h->value + (h->started && now > h->base ? now - h->base : 0);
 }
 
 static void set_value(struct MPI_T_pvar_handle_t *h, unsigned long long v)

@@ -14,6 +14,7 @@
 #include "boot/boot.h"
 #include "core/core.h"
 #include "core/error.h"
+#include "core/stats.h"
 #include "tcp/tcp_int.h"
 #include "tcp/wire.h"
 #include "util/config.h"
@@ -217,6 +218,7 @@ static int fill(struct skiff_rail *r)
         return 0;
     }
     r->in_len += (size_t)n;
+    skiff_stats.tcp_recv_bytes += (unsigned long long)n;
     return deliver(r);
 }
 
@@ -397,6 +399,15 @@ static void say_goodbye(void)
             tcp_sleep(0.01, NULL, NULL);
         }
     } while (open);
+}
+
+unsigned long long skiff_tcp_sent_bytes(void)
+{
+    unsigned long long sum = 0;
+    for (int p = 0; T->peer && p < skiff.size; p++)
+        for (int i = 0; i < T->peer[p].nrails; i++)
+            sum += T->peer[p].rail[i].sent;
+    return sum;
 }
 
 static void tcp_finalize(void)

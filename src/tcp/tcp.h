@@ -21,5 +21,8 @@ int skiff_tcp_same_machine(void);
 /* The networks this host offers under SKIFF_TCP_NETS, as "ip/prefix(ifname),..." (for skiff-info);
  * the reason instead when none is usable. Needs no MPI_Init. */
 void skiff_tcp_describe_host(char *out, size_t len);
+/* Bytes handed to every rail since MPI_Init, frame heads included (an MPI_T performance variable);
+ * 0 when tcp is not running. */
+unsigned long long skiff_tcp_sent_bytes(void);
 
 #endif

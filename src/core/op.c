@@ -1,6 +1,7 @@
 #include "core/op.h"
 
 #include <complex.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -200,11 +201,11 @@ int skiff_op_check_valid(MPI_Op op)
                      op == MPI_OP_NULL ? "(MPI_OP_NULL)" : "(not an op, or already freed)");
 }
 
-struct skiff_op *skiff_op_create(MPI_User_function *fn, int commute)
+struct skiff_op *skiff_op_create(MPI_User_function *fn, MPI_User_function_c *fn_c, int commute)
 {
     struct skiff_op *o = skiff_objpool_get(&pool);
     if (o)
-        *o = (struct skiff_op){.magic = SKIFF_OP_MAGIC, .fn = fn, .commute = commute != 0, .refs = 1};
+        *o = (struct skiff_op){.magic = SKIFF_OP_MAGIC, .fn = fn, .fn_c = fn_c, .commute = commute != 0, .refs = 1};
     return o;
 }
 
@@ -300,10 +301,23 @@ int skiff_op_check(MPI_Op op, MPI_Datatype dt)
 void skiff_op_apply(MPI_Op op, const void *in, void *inout, size_t count, MPI_Datatype dt)
 {
     struct skiff_op *u = op_object(op); /* a pending reduction may outlive the user's handle */
+    if (u && u->fn_c) {
+        MPI_Count len = (MPI_Count)count;
+        u->fn_c((void *)in, inout, &len, &dt);
+        return;
+    }
     if (u) {
-        /* Counts reach here from the int-count MPI calls, so they fit the user function's int. */
-        int len = (int)count;
-        u->fn((void *)in, inout, &len, &dt);
+        /* The large-count calls may reduce more elements than the function's int length holds: it is
+         * called on pieces of at most INT_MAX elements (elements are independent of one another). */
+        const struct skiff_type *t = skiff_type_get(dt);
+        size_t step = t ? (size_t)t->extent : 0;
+        do {
+            int len = count > INT_MAX ? INT_MAX : (int)count;
+            u->fn((void *)in, inout, &len, &dt);
+            in = (const char *)in + step * (size_t)len;
+            inout = (char *)inout + step * (size_t)len;
+            count -= (size_t)len;
+        } while (count);
         return;
     }
     dispatch(op, in, inout, count, dt);

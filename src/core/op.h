@@ -11,6 +11,7 @@
 struct skiff_op {
     unsigned magic;
     MPI_User_function *fn;
+    MPI_User_function_c *fn_c; /* made by MPI_Op_create_c: takes an MPI_Count length (fn is then NULL) */
     int commute;
     int freed; /* MPI_Op_free was called: the handle is dead, the object lives while refs > 0 */
     int refs;  /* the user's handle + pending nonblocking reductions */
@@ -26,7 +27,7 @@ int skiff_op_commutative(MPI_Op op);
  * (it then runs on the basic elements); user ops accept any type. */
 int skiff_op_check(MPI_Op op, MPI_Datatype dt);
 /* User ops live in a pool (core/objpool.h), so a freed handle stays readable and is refused. */
-struct skiff_op *skiff_op_create(MPI_User_function *fn, int commute);
+struct skiff_op *skiff_op_create(MPI_User_function *fn, MPI_User_function_c *fn_c, int commute);
 void skiff_op_free(struct skiff_op *o);
 /* A pending nonblocking reduction holds op (MPI_Op_free may come before it completes): retain returns
  * 1 if it took a reference, which release then gives back. Predefined ops need none. */

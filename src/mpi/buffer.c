@@ -5,36 +5,47 @@
 #include "mpi/mpi_impl.h"
 #include "mpi/session.h"
 
-static int check_attach(const void *buffer, int size)
+/* Sizes are MPI_Count: the int calls and their large-count (_c) twins share these. */
+static int check_attach(const void *buffer, MPI_Count size)
 {
     /* MPI_BUFFER_AUTOMATIC ignores size. */
     if (buffer == MPI_BUFFER_AUTOMATIC)
         return MPI_SUCCESS;
     if (size < 0)
-        return skiff_err(MPI_ERR_ARG, "invalid buffer size %d (must be >= 0)", size);
+        return skiff_err(MPI_ERR_ARG, "invalid buffer size %lld (must be >= 0)", (long long)size);
     if (!buffer && size > 0)
-        return skiff_err(MPI_ERR_BUFFER, "buffer is NULL but size is %d", size);
+        return skiff_err(MPI_ERR_BUFFER, "buffer is NULL but size is %lld", (long long)size);
     return MPI_SUCCESS;
 }
 
-static int attach(enum skiff_bbuf_kind kind, const void *owner, void *buffer, int size)
+static int attach(enum skiff_bbuf_kind kind, const void *owner, void *buffer, MPI_Count size)
 {
     int rc = check_attach(buffer, size);
     return rc ? rc : skiff_bsend_attach(kind, owner, buffer, buffer == MPI_BUFFER_AUTOMATIC ? 0 : (size_t)size);
 }
 
-/* buffer_addr receives the address itself (the standard's void * that really is a void **). */
-static int detach(enum skiff_bbuf_kind kind, const void *owner, void *buffer_addr, int *size)
+/* buffer_addr receives the address itself (the standard's void * that really is a void **). Exactly one
+ * of size (the int calls) and size_c (the _c calls) is given; a buffer attached by a _c call may be
+ * larger than an int: the int calls then report INT_MAX. */
+static int detach_to(enum skiff_bbuf_kind kind, const void *owner, void *buffer_addr, int *size, MPI_Count *size_c)
 {
     int rc = skiff_check_ptr(buffer_addr, "buffer_addr");
-    if (rc || (rc = skiff_check_ptr(size, "size")))
+    if (rc || (rc = skiff_check_ptr(size ? (void *)size : (void *)size_c, "size")))
         return rc;
     void *buf;
     size_t sz;
     skiff_bsend_detach(kind, owner, &buf, &sz);
     *(void **)buffer_addr = buf;
-    *size = (int)sz;
+    if (size)
+        *size = sz > INT_MAX ? INT_MAX : (int)sz;
+    else
+        *size_c = (MPI_Count)sz;
     return MPI_SUCCESS;
+}
+
+static int detach(enum skiff_bbuf_kind kind, const void *owner, void *buffer_addr, int *size)
+{
+    return detach_to(kind, owner, buffer_addr, size, NULL);
 }
 
 static int iflush(enum skiff_bbuf_kind kind, const void *owner, MPI_Request *request)
@@ -56,6 +67,15 @@ int PMPI_Buffer_attach(void *buffer, int size)
 }
 SKIFF_ALIAS(MPI_Buffer_attach)
 
+int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
+{
+    SKIFF_ENTER(MPI_Buffer_attach_c);
+    SKIFF_REQUIRE_INIT();
+    int rc = attach(SKIFF_BBUF_PROCESS, NULL, buffer, size);
+    return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Buffer_attach_c)
+
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
     SKIFF_ENTER(MPI_Buffer_detach);
@@ -64,6 +84,15 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
     return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Buffer_detach)
+
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
+{
+    SKIFF_ENTER(MPI_Buffer_detach_c);
+    SKIFF_REQUIRE_INIT();
+    int rc = detach_to(SKIFF_BBUF_PROCESS, NULL, buffer_addr, NULL, size);
+    return rc ? skiff_fail(MPI_COMM_WORLD, rc) : MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Buffer_detach_c)
 
 int PMPI_Buffer_flush(void)
 {
@@ -82,29 +111,55 @@ int PMPI_Buffer_iflush(MPI_Request *request)
 }
 SKIFF_ALIAS(MPI_Buffer_iflush)
 
-int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
+static int comm_attach(MPI_Comm comm, void *buffer, MPI_Count size)
 {
     struct skiff_comm *c = NULL;
-    SKIFF_ENTER(MPI_Comm_attach_buffer);
-    SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (rc || (rc = attach(SKIFF_BBUF_COMM, c, buffer, size)))
         return skiff_fail(comm, rc);
     return MPI_SUCCESS;
 }
+
+int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
+{
+    SKIFF_ENTER(MPI_Comm_attach_buffer);
+    SKIFF_REQUIRE_INIT();
+    return comm_attach(comm, buffer, size);
+}
 SKIFF_ALIAS(MPI_Comm_attach_buffer)
 
-int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
+int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
+{
+    SKIFF_ENTER(MPI_Comm_attach_buffer_c);
+    SKIFF_REQUIRE_INIT();
+    return comm_attach(comm, buffer, size);
+}
+SKIFF_ALIAS(MPI_Comm_attach_buffer_c)
+
+static int comm_detach(MPI_Comm comm, void *buffer_addr, int *size, MPI_Count *size_c)
 {
     struct skiff_comm *c = NULL;
-    SKIFF_ENTER(MPI_Comm_detach_buffer);
-    SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
-    if (rc || (rc = detach(SKIFF_BBUF_COMM, c, buffer_addr, size)))
+    if (rc || (rc = detach_to(SKIFF_BBUF_COMM, c, buffer_addr, size, size_c)))
         return skiff_fail(comm, rc);
     return MPI_SUCCESS;
 }
+
+int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
+{
+    SKIFF_ENTER(MPI_Comm_detach_buffer);
+    SKIFF_REQUIRE_INIT();
+    return comm_detach(comm, buffer_addr, size, NULL);
+}
 SKIFF_ALIAS(MPI_Comm_detach_buffer)
+
+int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
+{
+    SKIFF_ENTER(MPI_Comm_detach_buffer_c);
+    SKIFF_REQUIRE_INIT();
+    return comm_detach(comm, buffer_addr, NULL, size);
+}
+SKIFF_ALIAS(MPI_Comm_detach_buffer_c)
 
 int PMPI_Comm_flush_buffer(MPI_Comm comm)
 {

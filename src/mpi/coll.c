@@ -67,7 +67,7 @@ static void free_on_complete(struct skiff_request *r)
     r->cookie = NULL;
 }
 
-static int bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, struct skiff_request **r)
+static int bcast(void *buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm, struct skiff_request **r)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
@@ -94,21 +94,35 @@ static int bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 
-int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+/* The body of MPI_Bcast and MPI_Bcast_c. */
+static int bcast_call(int large, void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    SKIFF_ENTER(MPI_Bcast);
+    SKIFF_ENTER_TWIN(MPI_Bcast, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_bcast(buffer, count, datatype, root, comm, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return bcast(buffer, count, datatype, root, comm, NULL);
 }
+
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return bcast_call(0, buffer, count, datatype, root, comm);
+}
 SKIFF_ALIAS(MPI_Bcast)
 
-int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
+int PMPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return bcast_call(1, buffer, count, datatype, root, comm);
+}
+SKIFF_ALIAS(MPI_Bcast_c)
+
+/* The body of MPI_Ibcast and MPI_Ibcast_c. */
+static int ibcast_call(int large, void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                       MPI_Request *request)
 {
     struct skiff_request *r = NULL;
-    SKIFF_ENTER(MPI_Ibcast);
+    SKIFF_ENTER_TWIN(MPI_Ibcast, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request) /* NULL: refused below */
         return skiff_mpi_inter_bcast(buffer, count, datatype, root, comm, request);
@@ -120,7 +134,18 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
         *request = skiff_req_handle(r);
     return rc;
 }
+
+int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return ibcast_call(0, buffer, count, datatype, root, comm, request);
+}
 SKIFF_ALIAS(MPI_Ibcast)
+
+int PMPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return ibcast_call(1, buffer, count, datatype, root, comm, request);
+}
+SKIFF_ALIAS(MPI_Ibcast_c)
 
 /* A nonblocking reduction on a non-contiguous datatype runs the schedule the persistent form builds,
  * whose steps stage the data (mpi/red_stage.h); rc: the planner's result. */
@@ -131,7 +156,8 @@ static int run_plan(int rc, struct skiff_sched *s, MPI_Comm comm, struct skiff_r
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 
-static int reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm,
+static int reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
+                  MPI_Comm comm,
                   struct skiff_request **r)
 {
     struct skiff_rooted x = {0};
@@ -163,23 +189,38 @@ static int reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 
-int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-                MPI_Comm comm)
+/* The body of MPI_Reduce and MPI_Reduce_c. */
+static int reduce_call(int large, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, int root, MPI_Comm comm)
 {
-    SKIFF_ENTER(MPI_Reduce);
+    SKIFF_ENTER_TWIN(MPI_Reduce, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
 }
+
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                MPI_Comm comm)
+{
+    return reduce_call(0, sendbuf, recvbuf, count, datatype, op, root, comm);
+}
 SKIFF_ALIAS(MPI_Reduce)
 
-int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-                 MPI_Comm comm, MPI_Request *request)
+int PMPI_Reduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
+                  MPI_Comm comm)
+{
+    return reduce_call(1, sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+SKIFF_ALIAS(MPI_Reduce_c)
+
+/* The body of MPI_Ireduce and MPI_Ireduce_c. */
+static int ireduce_call(int large, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_request *r = NULL;
-    SKIFF_ENTER(MPI_Ireduce);
+    SKIFF_ENTER_TWIN(MPI_Ireduce, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request) /* NULL: refused below */
         return skiff_mpi_inter_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
@@ -191,9 +232,22 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
         *request = skiff_req_handle(r);
     return rc;
 }
+
+int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    return ireduce_call(0, sendbuf, recvbuf, count, datatype, op, root, comm, request);
+}
 SKIFF_ALIAS(MPI_Ireduce)
 
-static int allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+int PMPI_Ireduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return ireduce_call(1, sendbuf, recvbuf, count, datatype, op, root, comm, request);
+}
+SKIFF_ALIAS(MPI_Ireduce_c)
+
+static int allreduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                      struct skiff_request **r)
 {
     struct skiff_comm *c = NULL;
@@ -217,22 +271,37 @@ static int allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+/* The body of MPI_Allreduce and MPI_Allreduce_c. */
+static int allreduce_call(int large, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm)
 {
-    SKIFF_ENTER(MPI_Allreduce);
+    SKIFF_ENTER_TWIN(MPI_Allreduce, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_allreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return allreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
+
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return allreduce_call(0, sendbuf, recvbuf, count, datatype, op, comm);
+}
 SKIFF_ALIAS(MPI_Allreduce)
 
-int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                    MPI_Request *request)
+int PMPI_Allreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                     MPI_Comm comm)
+{
+    return allreduce_call(1, sendbuf, recvbuf, count, datatype, op, comm);
+}
+SKIFF_ALIAS(MPI_Allreduce_c)
+
+/* The body of MPI_Iallreduce and MPI_Iallreduce_c. */
+static int iallreduce_call(int large, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_request *r = NULL;
-    SKIFF_ENTER(MPI_Iallreduce);
+    SKIFF_ENTER_TWIN(MPI_Iallreduce, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request) /* NULL: refused below */
         return skiff_mpi_inter_allreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
@@ -244,15 +313,29 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
         *request = skiff_req_handle(r);
     return rc;
 }
+
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    return iallreduce_call(0, sendbuf, recvbuf, count, datatype, op, comm, request);
+}
 SKIFF_ALIAS(MPI_Iallreduce)
 
-int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                MPI_Datatype recvtype, int root, MPI_Comm comm)
+int PMPI_Iallreduce_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                      MPI_Comm comm, MPI_Request *request)
+{
+    return iallreduce_call(1, sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+SKIFF_ALIAS(MPI_Iallreduce_c)
+
+/* The body of MPI_Gather and MPI_Gather_c. */
+static int gather_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     struct skiff_rooted x = {0};
     struct skiff_side own = {sendbuf, sendcount, sendtype, NULL}, all = {recvbuf, recvcount, recvtype, NULL};
     struct skiff_stage in = {0}, out = {0};
-    SKIFF_ENTER(MPI_Gather);
+    SKIFF_ENTER_TWIN(MPI_Gather, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
@@ -272,7 +355,20 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
     skiff_stage_done(&out, !rc);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
+
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gather_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
 SKIFF_ALIAS(MPI_Gather)
+
+int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+                  MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gather_call(1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+SKIFF_ALIAS(MPI_Gather_c)
 
 int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                  const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
@@ -303,13 +399,14 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
 }
 SKIFF_ALIAS(MPI_Gatherv)
 
-int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                 MPI_Datatype recvtype, int root, MPI_Comm comm)
+/* The body of MPI_Scatter and MPI_Scatter_c. */
+static int scatter_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     struct skiff_rooted x = {0};
     struct skiff_side own = {recvbuf, recvcount, recvtype, NULL}, all = {sendbuf, sendcount, sendtype, NULL};
     struct skiff_stage in = {0}, out = {0};
-    SKIFF_ENTER(MPI_Scatter);
+    SKIFF_ENTER_TWIN(MPI_Scatter, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
@@ -327,7 +424,20 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     skiff_stage_done(&out, !rc);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
+
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatter_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
 SKIFF_ALIAS(MPI_Scatter)
+
+int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatter_call(1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+SKIFF_ALIAS(MPI_Scatter_c)
 
 int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
@@ -358,13 +468,14 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
 }
 SKIFF_ALIAS(MPI_Scatterv)
 
-int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                   MPI_Datatype recvtype, MPI_Comm comm)
+/* The body of MPI_Allgather and MPI_Allgather_c. */
+static int allgather_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     struct skiff_comm *c = NULL;
     struct skiff_side s = {sendbuf, sendcount, sendtype, NULL}, r = {recvbuf, recvcount, recvtype, NULL};
     struct skiff_stage in = {0}, out = {0};
-    SKIFF_ENTER(MPI_Allgather);
+    SKIFF_ENTER_TWIN(MPI_Allgather, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, comm,
@@ -383,7 +494,20 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     skiff_stage_done(&out, !rc);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
+
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgather_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
 SKIFF_ALIAS(MPI_Allgather)
+
+int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgather_call(1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+SKIFF_ALIAS(MPI_Allgather_c)
 
 int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                     const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
@@ -414,14 +538,15 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
 }
 SKIFF_ALIAS(MPI_Allgatherv)
 
-int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                  MPI_Datatype recvtype, MPI_Comm comm)
+/* The body of MPI_Alltoall and MPI_Alltoall_c. */
+static int alltoall_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     struct skiff_comm *c = NULL;
     struct skiff_side s = {sendbuf, sendcount, sendtype, NULL}, r = {recvbuf, recvcount, recvtype, NULL};
     struct skiff_stage in = {0}, out = {0};
     void *copy = NULL;
-    SKIFF_ENTER(MPI_Alltoall);
+    SKIFF_ENTER_TWIN(MPI_Alltoall, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_alltoall(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL,
@@ -449,7 +574,20 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     skiff_stage_done(&out, !rc);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
+
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoall_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
 SKIFF_ALIAS(MPI_Alltoall)
+
+int PMPI_Alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoall_call(1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+SKIFF_ALIAS(MPI_Alltoall_c)
 
 /* In place and contiguous: every block is both sent and overwritten, so send from a copy of the span. */
 static int copy_span(struct skiff_vstage *in, int n, void **copy)
@@ -497,7 +635,7 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 }
 SKIFF_ALIAS(MPI_Alltoallv)
 
-static int reduce_scatter(const void *sendbuf, void *recvbuf, const int counts[], int block, MPI_Datatype dt,
+static int reduce_scatter(const void *sendbuf, void *recvbuf, const int counts[], MPI_Count block, MPI_Datatype dt,
                           MPI_Op op, MPI_Comm comm)
 {
     struct skiff_comm *c = NULL;
@@ -538,19 +676,34 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
 }
 SKIFF_ALIAS(MPI_Reduce_scatter)
 
-int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
-                              MPI_Comm comm)
+/* The body of MPI_Reduce_scatter_block and MPI_Reduce_scatter_block_c. */
+static int reduce_scatter_block_call(int large, const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    SKIFF_ENTER(MPI_Reduce_scatter_block);
+    SKIFF_ENTER_TWIN(MPI_Reduce_scatter_block, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, recvcount, NULL, datatype, op, comm, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(recvcount, datatype));
     return reduce_scatter(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm);
 }
+
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm)
+{
+    return reduce_scatter_block_call(0, sendbuf, recvbuf, recvcount, datatype, op, comm);
+}
 SKIFF_ALIAS(MPI_Reduce_scatter_block)
 
-static int scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int excl)
+int PMPI_Reduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
+                                MPI_Op op, MPI_Comm comm)
+{
+    return reduce_scatter_block_call(1, sendbuf, recvbuf, recvcount, datatype, op, comm);
+}
+SKIFF_ALIAS(MPI_Reduce_scatter_block_c)
+
+static int scan(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                int excl)
 {
     struct skiff_comm *c = NULL;
     struct skiff_red red;
@@ -569,32 +722,61 @@ static int scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, 
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 
-int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+/* The body of MPI_Scan and MPI_Scan_c. */
+static int scan_call(int large, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                     MPI_Comm comm)
 {
-    SKIFF_ENTER(MPI_Scan);
+    SKIFF_ENTER_TWIN(MPI_Scan, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_refuse(comm);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return scan(sendbuf, recvbuf, count, datatype, op, comm, 0);
 }
+
+int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return scan_call(0, sendbuf, recvbuf, count, datatype, op, comm);
+}
 SKIFF_ALIAS(MPI_Scan)
 
-int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int PMPI_Scan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    SKIFF_ENTER(MPI_Exscan);
+    return scan_call(1, sendbuf, recvbuf, count, datatype, op, comm);
+}
+SKIFF_ALIAS(MPI_Scan_c)
+
+/* The body of MPI_Exscan and MPI_Exscan_c. */
+static int exscan_call(int large, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm)
+{
+    SKIFF_ENTER_TWIN(MPI_Exscan, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_refuse(comm);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return scan(sendbuf, recvbuf, count, datatype, op, comm, 1);
 }
+
+int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    return exscan_call(0, sendbuf, recvbuf, count, datatype, op, comm);
+}
 SKIFF_ALIAS(MPI_Exscan)
 
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op)
+int PMPI_Exscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm)
+{
+    return exscan_call(1, sendbuf, recvbuf, count, datatype, op, comm);
+}
+SKIFF_ALIAS(MPI_Exscan_c)
+
+/* The body of MPI_Reduce_local and MPI_Reduce_local_c. */
+static int reduce_local_call(int large, const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Op op)
 {
     struct skiff_red red;
-    SKIFF_ENTER(MPI_Reduce_local);
+    SKIFF_ENTER_TWIN(MPI_Reduce_local, large);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_ck_reduction(count, datatype, op, &red);
     if (!rc)
@@ -618,4 +800,15 @@ int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype
         skiff_red_unstage(&st, 1);
     return MPI_SUCCESS;
 }
+
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op)
+{
+    return reduce_local_call(0, inbuf, inoutbuf, count, datatype, op);
+}
 SKIFF_ALIAS(MPI_Reduce_local)
+
+int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op)
+{
+    return reduce_local_call(1, inbuf, inoutbuf, count, datatype, op);
+}
+SKIFF_ALIAS(MPI_Reduce_local_c)

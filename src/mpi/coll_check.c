@@ -5,13 +5,13 @@
 #include "core/op.h"
 #include "mpi/mpi_impl.h"
 
-int skiff_ck_block(int count, MPI_Datatype dt, const struct skiff_type **t)
+int skiff_ck_block(MPI_Count count, MPI_Datatype dt, const struct skiff_type **t)
 {
     int rc = skiff_check_count(count);
     return rc ? rc : skiff_check_dtype(dt, 1, t);
 }
 
-int skiff_ck_side(const void *buf, int count, MPI_Datatype dt, const char *name, const struct skiff_type **t)
+int skiff_ck_side(const void *buf, MPI_Count count, MPI_Datatype dt, const char *name, const struct skiff_type **t)
 {
     int rc = skiff_ck_block(count, dt, t);
     return rc ? rc : skiff_check_named_buf(buf, (size_t)count, *t, name);
@@ -51,7 +51,7 @@ int skiff_ck_rooted(MPI_Comm comm, int root, const void *own, const void *all, i
     return MPI_SUCCESS;
 }
 
-int skiff_ck_reduction(int count, MPI_Datatype dt, MPI_Op op, struct skiff_red *red)
+int skiff_ck_reduction(MPI_Count count, MPI_Datatype dt, MPI_Op op, struct skiff_red *red)
 {
     const struct skiff_type *t = NULL;
     int rc = skiff_ck_block(count, dt, &t);
@@ -84,7 +84,7 @@ int skiff_ck_red_bufs(const void *sendbuf, const void *recvbuf, size_t in, size_
     return rc ? rc : skiff_ck_alias(sendbuf, recvbuf, in && out, SEND_RECV, FIX_SENDBUF);
 }
 
-int skiff_ck_each_reduces(const void *sendbuf, const void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+int skiff_ck_each_reduces(const void *sendbuf, const void *recvbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op,
                           MPI_Comm comm, struct skiff_comm **c, struct skiff_red *red)
 {
     int rc;
@@ -121,7 +121,7 @@ int skiff_ck_vside(struct skiff_vside *v, int n, const char *buf_name, const cha
 }
 
 static int root_blocks(struct skiff_side *all, struct skiff_vside *v, const struct skiff_comm *c, int scatter,
-                       int *mine)
+                       MPI_Count *mine)
 {
     const char *name = scatter ? "sendbuf" : "recvbuf";
     int rc;
@@ -139,7 +139,8 @@ static int root_blocks(struct skiff_side *all, struct skiff_vside *v, const stru
 int skiff_ck_rooted_blocks(struct skiff_side *own, struct skiff_side *all, struct skiff_vside *v, int root,
                            MPI_Comm comm, int scatter, struct skiff_rooted *x)
 {
-    int mine = 0, rc = skiff_ck_rooted(comm, root, own->buf, all->buf, scatter, x);
+    MPI_Count mine = 0;
+    int rc = skiff_ck_rooted(comm, root, own->buf, all->buf, scatter, x);
     if (!rc && !x->in_place)
         rc = skiff_ck_side(own->buf, own->count, own->dt, scatter ? "recvbuf" : "sendbuf", &own->t);
     if (rc || !x->is_root)
@@ -177,7 +178,7 @@ int skiff_ck_request(MPI_Comm comm, const MPI_Request *request)
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 
-size_t skiff_prof_block(const void *a, int acount, MPI_Datatype atype, int bcount, MPI_Datatype btype)
+size_t skiff_prof_block(const void *a, MPI_Count acount, MPI_Datatype atype, MPI_Count bcount, MPI_Datatype btype)
 {
     return a == MPI_IN_PLACE ? skiff_prof_bytes(bcount, btype) : skiff_prof_bytes(acount, atype);
 }
@@ -211,7 +212,7 @@ int skiff_ck_alltoallv(struct skiff_vside *s, struct skiff_vside *r, MPI_Comm co
     return rc ? rc : skiff_ck_alias(s->buf, r->buf, s->total > 0 && r->total > 0, SEND_RECV, FIX_SENDBUF);
 }
 
-int skiff_ck_reduce_scatter(const void *sendbuf, const void *recvbuf, const int counts[], int block,
+int skiff_ck_reduce_scatter(const void *sendbuf, const void *recvbuf, const int counts[], MPI_Count block,
                             MPI_Datatype dt, MPI_Op op, const struct skiff_comm *c, struct skiff_red *red)
 {
     size_t total = (size_t)block * (size_t)c->size;

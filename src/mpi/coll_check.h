@@ -10,10 +10,10 @@
 #include "mpi.h"
 
 /* Checks a (count, datatype) pair of a collective. */
-int skiff_ck_block(int count, MPI_Datatype dt, const struct skiff_type **t);
+int skiff_ck_block(MPI_Count count, MPI_Datatype dt, const struct skiff_type **t);
 
 /* One side of a transfer: count, datatype, and the buffer of count elements. */
-int skiff_ck_side(const void *buf, int count, MPI_Datatype dt, const char *name, const struct skiff_type **t);
+int skiff_ck_side(const void *buf, MPI_Count count, MPI_Datatype dt, const char *name, const struct skiff_type **t);
 
 int skiff_ck_root(const struct skiff_comm *c, int root);
 
@@ -50,7 +50,7 @@ struct skiff_red {
     size_t scale;
 };
 
-int skiff_ck_reduction(int count, MPI_Datatype dt, MPI_Op op, struct skiff_red *red);
+int skiff_ck_reduction(MPI_Count count, MPI_Datatype dt, MPI_Op op, struct skiff_red *red);
 
 /* The buffers of a reduction every rank receives from: recvbuf holds out elements, sendbuf in (or is
  * MPI_IN_PLACE: its data is in recvbuf). */
@@ -62,7 +62,7 @@ static inline const void *skiff_shifted(const void *buf, const struct skiff_red 
 }
 
 /* The checks of allreduce and scan, where every rank gives and receives count elements. */
-int skiff_ck_each_reduces(const void *sendbuf, const void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+int skiff_ck_each_reduces(const void *sendbuf, const void *recvbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op,
                           MPI_Comm comm, struct skiff_comm **c, struct skiff_red *red);
 
 /* Where a rank's contribution starts: with MPI_IN_PLACE, in recvbuf. */
@@ -75,7 +75,7 @@ enum skiff_vcounts { V_NONE, V_SEND, V_RECV };
  * sendtype against recvcount (or recvcounts[i]) and recvtype. */
 int skiff_ck_match(size_t sent, size_t expected, enum skiff_vcounts v, int i);
 
-static inline size_t skiff_packed(const struct skiff_type *t, int count)
+static inline size_t skiff_packed(const struct skiff_type *t, MPI_Count count)
 {
     return skiff_type_packed_size(t, (size_t)count);
 }
@@ -83,7 +83,7 @@ static inline size_t skiff_packed(const struct skiff_type *t, int count)
 /* One side of a transfer as the user gave it; the checks set t. */
 struct skiff_side {
     const void *buf;
-    int count;
+    MPI_Count count;
     MPI_Datatype dt;
     const struct skiff_type *t;
 };
@@ -114,7 +114,7 @@ int skiff_ck_request(MPI_Comm comm, const MPI_Request *request);
 
 /* The profiler's message size for a call with two sides: this rank's block on side a, or on side b
  * when buffer a is MPI_IN_PLACE (the standard then ignores a's count and type). */
-size_t skiff_prof_block(const void *a, int acount, MPI_Datatype atype, int bcount, MPI_Datatype btype);
+size_t skiff_prof_block(const void *a, MPI_Count acount, MPI_Datatype atype, MPI_Count bcount, MPI_Datatype btype);
 
 /* The receive side of allgatherv and alltoallv: every rank's count at its displacement, never in place. */
 int skiff_ck_vrecv(struct skiff_vside *r, const char *displs_name, MPI_Comm comm, struct skiff_comm **c);
@@ -126,7 +126,7 @@ int skiff_ck_alltoallv(struct skiff_vside *s, struct skiff_vside *r, MPI_Comm co
 
 /* counts: each rank's count (MPI_Reduce_scatter), or NULL for `block` elements each (the _block
  * variant). */
-int skiff_ck_reduce_scatter(const void *sendbuf, const void *recvbuf, const int counts[], int block,
+int skiff_ck_reduce_scatter(const void *sendbuf, const void *recvbuf, const int counts[], MPI_Count block,
                             MPI_Datatype dt, MPI_Op op, const struct skiff_comm *c, struct skiff_red *red);
 
 #endif

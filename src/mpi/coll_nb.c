@@ -19,11 +19,12 @@ int skiff_nb_start(MPI_Comm comm, int rc, struct skiff_sched *s, MPI_Request *re
     return MPI_SUCCESS;
 }
 
-int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+/* The body of MPI_Iallgather and MPI_Iallgather_c. */
+static int iallgather_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Iallgather);
+    SKIFF_ENTER_TWIN(MPI_Iallgather, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request)
         return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype,
@@ -35,7 +36,20 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     rc = skiff_plan_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &s);
     return skiff_nb_start(comm, rc, s, request);
 }
+
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return iallgather_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
 SKIFF_ALIAS(MPI_Iallgather)
+
+int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return iallgather_call(1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+SKIFF_ALIAS(MPI_Iallgather_c)
 
 int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                      const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
@@ -56,11 +70,12 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 }
 SKIFF_ALIAS(MPI_Iallgatherv)
 
-int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+/* The body of MPI_Ialltoall and MPI_Ialltoall_c. */
+static int ialltoall_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Ialltoall);
+    SKIFF_ENTER_TWIN(MPI_Ialltoall, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request)
         return skiff_mpi_inter_alltoall(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL,
@@ -72,7 +87,20 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     rc = skiff_plan_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &s);
     return skiff_nb_start(comm, rc, s, request);
 }
+
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return ialltoall_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
 SKIFF_ALIAS(MPI_Ialltoall)
+
+int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return ialltoall_call(1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+SKIFF_ALIAS(MPI_Ialltoall_c)
 
 int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                     void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
@@ -94,11 +122,12 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
 }
 SKIFF_ALIAS(MPI_Ialltoallv)
 
-int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+/* The body of MPI_Igather and MPI_Igather_c. */
+static int igather_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Igather);
+    SKIFF_ENTER_TWIN(MPI_Igather, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request)
         return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
@@ -110,7 +139,20 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     rc = skiff_plan_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &s);
     return skiff_nb_start(comm, rc, s, request);
 }
+
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return igather_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+}
 SKIFF_ALIAS(MPI_Igather)
+
+int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return igather_call(1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+}
+SKIFF_ALIAS(MPI_Igather_c)
 
 int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                   const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
@@ -131,11 +173,12 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 }
 SKIFF_ALIAS(MPI_Igatherv)
 
-int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+/* The body of MPI_Iscatter and MPI_Iscatter_c. */
+static int iscatter_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Iscatter);
+    SKIFF_ENTER_TWIN(MPI_Iscatter, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request)
         return skiff_mpi_inter_scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
@@ -147,7 +190,20 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     rc = skiff_plan_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &s);
     return skiff_nb_start(comm, rc, s, request);
 }
+
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return iscatter_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+}
 SKIFF_ALIAS(MPI_Iscatter)
+
+int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return iscatter_call(1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+}
+SKIFF_ALIAS(MPI_Iscatter_c)
 
 int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
@@ -185,11 +241,12 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
 }
 SKIFF_ALIAS(MPI_Ireduce_scatter)
 
-int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
-                               MPI_Comm comm, MPI_Request *request)
+/* The body of MPI_Ireduce_scatter_block and MPI_Ireduce_scatter_block_c. */
+static int ireduce_scatter_block_call(int large, const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Ireduce_scatter_block);
+    SKIFF_ENTER_TWIN(MPI_Ireduce_scatter_block, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request)
         return skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, recvcount, NULL, datatype, op, comm, request);
@@ -200,13 +257,27 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
     rc = skiff_plan_reduce_scatter(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm, &s);
     return skiff_nb_start(comm, rc, s, request);
 }
+
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                               MPI_Comm comm, MPI_Request *request)
+{
+    return ireduce_scatter_block_call(0, sendbuf, recvbuf, recvcount, datatype, op, comm, request);
+}
 SKIFF_ALIAS(MPI_Ireduce_scatter_block)
 
-int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-               MPI_Request *request)
+int PMPI_Ireduce_scatter_block_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
+                                 MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return ireduce_scatter_block_call(1, sendbuf, recvbuf, recvcount, datatype, op, comm, request);
+}
+SKIFF_ALIAS(MPI_Ireduce_scatter_block_c)
+
+/* The body of MPI_Iscan and MPI_Iscan_c. */
+static int iscan_call(int large, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                      MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Iscan);
+    SKIFF_ENTER_TWIN(MPI_Iscan, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_refuse(comm);
@@ -217,13 +288,27 @@ int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
     rc = skiff_plan_scan(sendbuf, recvbuf, count, datatype, op, comm, 0, &s);
     return skiff_nb_start(comm, rc, s, request);
 }
+
+int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return iscan_call(0, sendbuf, recvbuf, count, datatype, op, comm, request);
+}
 SKIFF_ALIAS(MPI_Iscan)
 
-int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+int PMPI_Iscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                  MPI_Request *request)
 {
+    return iscan_call(1, sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+SKIFF_ALIAS(MPI_Iscan_c)
+
+/* The body of MPI_Iexscan and MPI_Iexscan_c. */
+static int iexscan_call(int large, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Iexscan);
+    SKIFF_ENTER_TWIN(MPI_Iexscan, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_refuse(comm);
@@ -234,4 +319,17 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
     rc = skiff_plan_scan(sendbuf, recvbuf, count, datatype, op, comm, 1, &s);
     return skiff_nb_start(comm, rc, s, request);
 }
+
+int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    return iexscan_call(0, sendbuf, recvbuf, count, datatype, op, comm, request);
+}
 SKIFF_ALIAS(MPI_Iexscan)
+
+int PMPI_Iexscan_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return iexscan_call(1, sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+SKIFF_ALIAS(MPI_Iexscan_c)

@@ -62,11 +62,12 @@ int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 }
 SKIFF_ALIAS(MPI_Barrier_init)
 
-int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
-                    MPI_Request *request)
+/* The body of MPI_Bcast_init and MPI_Bcast_init_c. */
+static int bcast_init_call(int large, void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                           MPI_Info info, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Bcast_init);
+    SKIFF_ENTER_TWIN(MPI_Bcast_init, large);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
@@ -74,13 +75,27 @@ int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MP
     rc = skiff_plan_bcast(buffer, count, datatype, root, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
+
+int PMPI_Bcast_init(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+                    MPI_Request *request)
+{
+    return bcast_init_call(0, buffer, count, datatype, root, comm, info, request);
+}
 SKIFF_ALIAS(MPI_Bcast_init)
 
-int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Bcast_init_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request)
+{
+    return bcast_init_call(1, buffer, count, datatype, root, comm, info, request);
+}
+SKIFF_ALIAS(MPI_Bcast_init_c)
+
+/* The body of MPI_Reduce_init and MPI_Reduce_init_c. */
+static int reduce_init_call(int large, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                            MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Reduce_init);
+    SKIFF_ENTER_TWIN(MPI_Reduce_init, large);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
@@ -88,13 +103,27 @@ int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     rc = skiff_plan_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
+
+int PMPI_Reduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return reduce_init_call(0, sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+}
 SKIFF_ALIAS(MPI_Reduce_init)
 
-int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                        MPI_Info info, MPI_Request *request)
+int PMPI_Reduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                       int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return reduce_init_call(1, sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+}
+SKIFF_ALIAS(MPI_Reduce_init_c)
+
+/* The body of MPI_Allreduce_init and MPI_Allreduce_init_c. */
+static int allreduce_init_call(int large, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                               MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Allreduce_init);
+    SKIFF_ENTER_TWIN(MPI_Allreduce_init, large);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
@@ -102,13 +131,28 @@ int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datat
     rc = skiff_plan_allreduce(sendbuf, recvbuf, count, datatype, op, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
+
+int PMPI_Allreduce_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return allreduce_init_call(0, sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
 SKIFF_ALIAS(MPI_Allreduce_init)
 
-int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Allreduce_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                          MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return allreduce_init_call(1, sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+SKIFF_ALIAS(MPI_Allreduce_init_c)
+
+/* The body of MPI_Gather_init and MPI_Gather_init_c. */
+static int gather_init_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                            MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                            MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Gather_init);
+    SKIFF_ENTER_TWIN(MPI_Gather_init, large);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
@@ -116,7 +160,21 @@ int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     rc = skiff_plan_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
+
+int PMPI_Gather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return gather_init_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+}
 SKIFF_ALIAS(MPI_Gather_init)
+
+int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    return gather_init_call(1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+}
+SKIFF_ALIAS(MPI_Gather_init_c)
 
 int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                       const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
@@ -133,11 +191,13 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 }
 SKIFF_ALIAS(MPI_Gatherv_init)
 
-int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+/* The body of MPI_Scatter_init and MPI_Scatter_init_c. */
+static int scatter_init_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                             MPI_Info info, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Scatter_init);
+    SKIFF_ENTER_TWIN(MPI_Scatter_init, large);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
@@ -145,7 +205,23 @@ int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     rc = skiff_plan_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
+
+int PMPI_Scatter_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return scatter_init_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
+                             request);
+}
 SKIFF_ALIAS(MPI_Scatter_init)
+
+int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                        MPI_Request *request)
+{
+    return scatter_init_call(1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
+                             request);
+}
+SKIFF_ALIAS(MPI_Scatter_init_c)
 
 int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                        void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
@@ -162,11 +238,13 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int di
 }
 SKIFF_ALIAS(MPI_Scatterv_init)
 
-int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+/* The body of MPI_Allgather_init and MPI_Allgather_init_c. */
+static int allgather_init_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                               MPI_Info info, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Allgather_init);
+    SKIFF_ENTER_TWIN(MPI_Allgather_init, large);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
@@ -174,7 +252,21 @@ int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
     rc = skiff_plan_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
+
+int PMPI_Allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return allgather_init_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+}
 SKIFF_ALIAS(MPI_Allgather_init)
+
+int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request)
+{
+    return allgather_init_call(1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+}
+SKIFF_ALIAS(MPI_Allgather_init_c)
 
 int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                          const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
@@ -191,11 +283,13 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendty
 }
 SKIFF_ALIAS(MPI_Allgatherv_init)
 
-int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+/* The body of MPI_Alltoall_init and MPI_Alltoall_init_c. */
+static int alltoall_init_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                              MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Alltoall_init);
+    SKIFF_ENTER_TWIN(MPI_Alltoall_init, large);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
@@ -203,7 +297,21 @@ int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     rc = skiff_plan_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
+
+int PMPI_Alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return alltoall_init_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+}
 SKIFF_ALIAS(MPI_Alltoall_init)
+
+int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                         MPI_Request *request)
+{
+    return alltoall_init_call(1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+}
+SKIFF_ALIAS(MPI_Alltoall_init_c)
 
 int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                         void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
@@ -250,11 +358,13 @@ int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvc
 }
 SKIFF_ALIAS(MPI_Reduce_scatter_init)
 
-int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
-                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
+/* The body of MPI_Reduce_scatter_block_init and MPI_Reduce_scatter_block_init_c. */
+static int reduce_scatter_block_init_call(int large, const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                          MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Reduce_scatter_block_init);
+    SKIFF_ENTER_TWIN(MPI_Reduce_scatter_block_init, large);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
@@ -262,13 +372,27 @@ int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvc
     rc = skiff_plan_reduce_scatter(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
+
+int PMPI_Reduce_scatter_block_init(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                                   MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return reduce_scatter_block_init_call(0, sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
+}
 SKIFF_ALIAS(MPI_Reduce_scatter_block_init)
 
-int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                   MPI_Info info, MPI_Request *request)
+int PMPI_Reduce_scatter_block_init_c(const void *sendbuf, void *recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
+                                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return reduce_scatter_block_init_call(1, sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
+}
+SKIFF_ALIAS(MPI_Reduce_scatter_block_init_c)
+
+/* The body of MPI_Scan_init and MPI_Scan_init_c. */
+static int scan_init_call(int large, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Scan_init);
+    SKIFF_ENTER_TWIN(MPI_Scan_init, large);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
@@ -276,13 +400,27 @@ int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     rc = skiff_plan_scan(sendbuf, recvbuf, count, datatype, op, comm, 0, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
+
+int PMPI_Scan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                   MPI_Info info, MPI_Request *request)
+{
+    return scan_init_call(0, sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
 SKIFF_ALIAS(MPI_Scan_init)
 
-int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                     MPI_Info info, MPI_Request *request)
+int PMPI_Scan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return scan_init_call(1, sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+SKIFF_ALIAS(MPI_Scan_init_c)
+
+/* The body of MPI_Exscan_init and MPI_Exscan_init_c. */
+static int exscan_init_call(int large, const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Exscan_init);
+    SKIFF_ENTER_TWIN(MPI_Exscan_init, large);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
@@ -290,4 +428,17 @@ int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     rc = skiff_plan_scan(sendbuf, recvbuf, count, datatype, op, comm, 1, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
+
+int PMPI_Exscan_init(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                     MPI_Info info, MPI_Request *request)
+{
+    return exscan_init_call(0, sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
 SKIFF_ALIAS(MPI_Exscan_init)
+
+int PMPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return exscan_init_call(1, sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+SKIFF_ALIAS(MPI_Exscan_init_c)

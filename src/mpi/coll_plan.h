@@ -58,27 +58,32 @@ struct skiff_sched *skiff_plan_new(struct skiff_comm *c, int *rc);
  * form (an MPI error code; then no schedule was made). The schedule is complete but not closed: run it
  * (skiff_sched_run) or keep it for replays (skiff_sched_plan). */
 int skiff_plan_barrier(MPI_Comm comm, struct skiff_sched **out);
-int skiff_plan_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, struct skiff_sched **out);
-int skiff_plan_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+int skiff_plan_bcast(void *buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm, struct skiff_sched **out);
+int skiff_plan_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
                       MPI_Comm comm, struct skiff_sched **out);
-int skiff_plan_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+int skiff_plan_allreduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op,
+                         MPI_Comm comm,
                          struct skiff_sched **out);
-int skiff_plan_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+int skiff_plan_gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      MPI_Count recvcount,
                       MPI_Datatype recvtype, int root, MPI_Comm comm, struct skiff_sched **out);
-int skiff_plan_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+int skiff_plan_gatherv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
                        struct skiff_sched **out);
-int skiff_plan_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+int skiff_plan_scatter(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       MPI_Count recvcount,
                        MPI_Datatype recvtype, int root, MPI_Comm comm, struct skiff_sched **out);
 int skiff_plan_scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                        void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                         struct skiff_sched **out);
-int skiff_plan_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+int skiff_plan_allgather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         MPI_Count recvcount,
                          MPI_Datatype recvtype, MPI_Comm comm, struct skiff_sched **out);
-int skiff_plan_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+int skiff_plan_allgatherv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                           const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                           struct skiff_sched **out);
-int skiff_plan_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+int skiff_plan_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        MPI_Count recvcount,
                         MPI_Datatype recvtype, MPI_Comm comm, struct skiff_sched **out);
 int skiff_plan_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                          void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
@@ -87,9 +92,10 @@ int skiff_plan_alltoallw(const void *sendbuf, const int sendcounts[], const int 
                          const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
                          const MPI_Datatype recvtypes[], MPI_Comm comm, struct skiff_sched **out);
 /* counts: MPI_Reduce_scatter's recvcounts, or NULL for block elements each (the _block variant). */
-int skiff_plan_reduce_scatter(const void *sendbuf, void *recvbuf, const int counts[], int block, MPI_Datatype dt,
+int skiff_plan_reduce_scatter(const void *sendbuf, void *recvbuf, const int counts[], MPI_Count block,
+                              MPI_Datatype dt,
                               MPI_Op op, MPI_Comm comm, struct skiff_sched **out);
-int skiff_plan_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+int skiff_plan_scan(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                     int exclusive, struct skiff_sched **out);
 
 /* A nonblocking call's end: runs s (after rc, the planner's result, says it was made) and gives the

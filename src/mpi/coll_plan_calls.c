@@ -20,7 +20,7 @@ int skiff_plan_barrier(MPI_Comm comm, struct skiff_sched **out)
     return rc;
 }
 
-int skiff_plan_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, struct skiff_sched **out)
+int skiff_plan_bcast(void *buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm, struct skiff_sched **out)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
@@ -61,7 +61,7 @@ static int built(int rc, struct skiff_sched **out)
     return rc;
 }
 
-int skiff_plan_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+int skiff_plan_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
                       MPI_Comm comm, struct skiff_sched **out)
 {
     struct skiff_rooted x = {0};
@@ -85,7 +85,8 @@ int skiff_plan_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatyp
     return built(rc, out);
 }
 
-int skiff_plan_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+int skiff_plan_allreduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op,
+                         MPI_Comm comm,
                          struct skiff_sched **out)
 {
     struct skiff_comm *c = NULL;
@@ -103,7 +104,8 @@ int skiff_plan_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Data
     return built(rc, out);
 }
 
-int skiff_plan_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+int skiff_plan_gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      MPI_Count recvcount,
                       MPI_Datatype recvtype, int root, MPI_Comm comm, struct skiff_sched **out)
 {
     struct skiff_rooted x = {0};
@@ -126,7 +128,7 @@ int skiff_plan_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     return MPI_SUCCESS;
 }
 
-int skiff_plan_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+int skiff_plan_gatherv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
                        struct skiff_sched **out)
 {
@@ -147,7 +149,8 @@ int skiff_plan_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype
     return MPI_SUCCESS;
 }
 
-int skiff_plan_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+int skiff_plan_scatter(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       MPI_Count recvcount,
                        MPI_Datatype recvtype, int root, MPI_Comm comm, struct skiff_sched **out)
 {
     struct skiff_rooted x = {0};
@@ -167,7 +170,7 @@ int skiff_plan_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 }
 
 int skiff_plan_scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                        void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                         struct skiff_sched **out)
 {
     struct skiff_rooted x = {0};
@@ -188,7 +191,8 @@ int skiff_plan_scatterv(const void *sendbuf, const int sendcounts[], const int d
     return MPI_SUCCESS;
 }
 
-int skiff_plan_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+int skiff_plan_allgather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         MPI_Count recvcount,
                          MPI_Datatype recvtype, MPI_Comm comm, struct skiff_sched **out)
 {
     struct skiff_comm *c = NULL;
@@ -209,7 +213,7 @@ int skiff_plan_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendty
     return MPI_SUCCESS;
 }
 
-int skiff_plan_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+int skiff_plan_allgatherv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                           const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                           struct skiff_sched **out)
 {
@@ -230,7 +234,8 @@ int skiff_plan_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendt
     return MPI_SUCCESS;
 }
 
-int skiff_plan_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+int skiff_plan_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        MPI_Count recvcount,
                         MPI_Datatype recvtype, MPI_Comm comm, struct skiff_sched **out)
 {
     struct skiff_comm *c = NULL;
@@ -274,7 +279,8 @@ int skiff_plan_alltoallv(const void *sendbuf, const int sendcounts[], const int 
     return MPI_SUCCESS;
 }
 
-int skiff_plan_reduce_scatter(const void *sendbuf, void *recvbuf, const int counts[], int block, MPI_Datatype dt,
+int skiff_plan_reduce_scatter(const void *sendbuf, void *recvbuf, const int counts[], MPI_Count block,
+                              MPI_Datatype dt,
                               MPI_Op op, MPI_Comm comm, struct skiff_sched **out)
 {
     struct skiff_comm *c = NULL;
@@ -300,7 +306,7 @@ int skiff_plan_reduce_scatter(const void *sendbuf, void *recvbuf, const int coun
     return built(rc, out);
 }
 
-int skiff_plan_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+int skiff_plan_scan(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                     int exclusive, struct skiff_sched **out)
 {
     struct skiff_comm *c = NULL;

@@ -14,7 +14,7 @@ static int get_query(MPI_Datatype dt, const void *out, const char *name, const s
 }
 
 /* What the status of a receive says about elements of dt. MPI_STATUS_IGNORE has nothing to say. */
-static int get_counted(const MPI_Status *status, MPI_Datatype dt, const int *count, const struct skiff_type **t)
+static int get_counted(const MPI_Status *status, MPI_Datatype dt, const void *count, const struct skiff_type **t)
 {
     int rc = get_query(dt, count, "count", t);
     if (rc || status)
@@ -38,6 +38,16 @@ static int get_updated(const MPI_Datatype *datatype, const struct skiff_type **t
     return skiff_fail_world(rc ? rc : skiff_check_dtype(*datatype, 0, t));
 }
 
+/* Whole elements of t in what the status describes; MPI_UNDEFINED if that is not a whole number, or more
+ * than max (INT_MAX for the int form). */
+static MPI_Count count_of(const MPI_Status *status, const struct skiff_type *t, MPI_Count max)
+{
+    size_t bytes = skiff_status_bytes(status);
+    if (t->size == 0)
+        return 0;
+    return bytes % t->size || bytes / t->size > (size_t)max ? MPI_UNDEFINED : (MPI_Count)(bytes / t->size);
+}
+
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     const struct skiff_type *t = NULL;
@@ -45,14 +55,22 @@ int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
     int rc = get_counted(status, datatype, count, &t);
     if (rc)
         return rc;
-    size_t bytes = skiff_status_bytes(status);
-    if (t->size == 0)
-        *count = 0;
-    else
-        *count = bytes % t->size || bytes / t->size > INT_MAX ? MPI_UNDEFINED : (int)(bytes / t->size);
+    *count = (int)count_of(status, t, INT_MAX);
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Get_count)
+
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    const struct skiff_type *t = NULL;
+    SKIFF_ENTER(MPI_Get_count_c);
+    int rc = get_counted(status, datatype, count, &t);
+    if (rc)
+        return rc;
+    *count = count_of(status, t, INT64_MAX);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Get_count_c)
 
 /* Basic elements: a message that ends inside an element of datatype still counts the whole basic
  * elements it delivered. */

@@ -21,7 +21,7 @@ static int check_root(const struct skiff_comm *c, int root)
 }
 
 /* count elements of dt at buf; MPI_IN_PLACE has no meaning on an intercommunicator. */
-static int check_buf(const void *buf, int count, MPI_Datatype dt, const char *name, const struct skiff_type **t)
+static int check_buf(const void *buf, MPI_Count count, MPI_Datatype dt, const char *name, const struct skiff_type **t)
 {
     int rc = skiff_check_count(count);
     if (!rc)
@@ -156,7 +156,7 @@ static int finish(MPI_Comm comm, int rc, struct staged *x, MPI_Request *request,
     return done(comm, rc, request, r);
 }
 
-int skiff_mpi_inter_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Request *request)
+int skiff_mpi_inter_bcast(void *buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
@@ -186,7 +186,7 @@ struct ired {
     const struct skiff_type *t;
 };
 
-static int check_red(int count, MPI_Datatype dt, MPI_Op op, struct ired *r)
+static int check_red(MPI_Count count, MPI_Datatype dt, MPI_Op op, struct ired *r)
 {
     const struct skiff_type *t = NULL;
     int rc = skiff_check_count(count);
@@ -256,14 +256,14 @@ static int red_done(MPI_Comm comm, int rc, struct skiff_red_stage *st, MPI_Reque
     return done(comm, rc, request, q);
 }
 
-static int check_red_buf(const void *buf, int count, const struct ired *r, const char *name)
+static int check_red_buf(const void *buf, MPI_Count count, const struct ired *r, const char *name)
 {
     if (SKIFF_UNLIKELY(buf == MPI_IN_PLACE))
         return skiff_err(MPI_ERR_BUFFER, "%s is MPI_IN_PLACE, which intercommunicator collectives do not take", name);
     return skiff_check_named_buf(buf, (size_t)count, r->t, name);
 }
 
-int skiff_mpi_inter_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+int skiff_mpi_inter_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
                            MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
@@ -287,7 +287,7 @@ int skiff_mpi_inter_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Da
     return red_done(comm, rc, st, request, slot);
 }
 
-int skiff_mpi_inter_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+int skiff_mpi_inter_allreduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op,
                               MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
@@ -308,7 +308,7 @@ int skiff_mpi_inter_allreduce(const void *sendbuf, void *recvbuf, int count, MPI
     return red_done(comm, rc, st, request, slot);
 }
 
-int skiff_mpi_inter_reduce_scatter(const void *sendbuf, void *recvbuf, int recvcount, const int *recvcounts,
+int skiff_mpi_inter_reduce_scatter(const void *sendbuf, void *recvbuf, MPI_Count recvcount, const int *recvcounts,
                                    MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
@@ -341,7 +341,8 @@ int skiff_mpi_inter_reduce_scatter(const void *sendbuf, void *recvbuf, int recvc
     return red_done(comm, rc, st, request, slot);
 }
 
-int skiff_mpi_inter_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+int skiff_mpi_inter_gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           MPI_Count recvcount,
                            const int *recvcounts, const int *displs, MPI_Datatype recvtype, int root, MPI_Comm comm,
                            MPI_Request *request)
 {
@@ -373,8 +374,9 @@ int skiff_mpi_inter_gather(const void *sendbuf, int sendcount, MPI_Datatype send
     return finish(comm, rc, x, request, slot);
 }
 
-int skiff_mpi_inter_scatter(const void *sendbuf, int sendcount, const int *sendcounts, const int *displs,
-                            MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+int skiff_mpi_inter_scatter(const void *sendbuf, MPI_Count sendcount, const int *sendcounts, const int *displs,
+                            MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+int root,
                             MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
@@ -405,8 +407,8 @@ int skiff_mpi_inter_scatter(const void *sendbuf, int sendcount, const int *sendc
     return finish(comm, rc, x, request, slot);
 }
 
-int skiff_mpi_inter_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                              int recvcount, const int *recvcounts, const int *displs, MPI_Datatype recvtype,
+int skiff_mpi_inter_allgather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              MPI_Count recvcount, const int *recvcounts, const int *displs, MPI_Datatype recvtype,
                               MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
@@ -433,8 +435,8 @@ int skiff_mpi_inter_allgather(const void *sendbuf, int sendcount, MPI_Datatype s
     return finish(comm, rc, x, request, slot);
 }
 
-int skiff_mpi_inter_alltoall(const void *sendbuf, int sendcount, const int *sendcounts, const int *sdispls_,
-                             MPI_Datatype sendtype, void *recvbuf, int recvcount, const int *recvcounts,
+int skiff_mpi_inter_alltoall(const void *sendbuf, MPI_Count sendcount, const int *sendcounts, const int *sdispls_,
+                             MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, const int *recvcounts,
                              const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_comm *c = NULL;

@@ -17,26 +17,28 @@ static inline int skiff_comm_is_inter(MPI_Comm comm)
 }
 
 int skiff_mpi_inter_barrier(MPI_Comm comm, MPI_Request *request);
-int skiff_mpi_inter_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Request *request);
-int skiff_mpi_inter_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+int skiff_mpi_inter_bcast(void *buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Request *request);
+int skiff_mpi_inter_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
                            MPI_Comm comm, MPI_Request *request);
-int skiff_mpi_inter_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dt, MPI_Op op,
+int skiff_mpi_inter_allreduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op,
                               MPI_Comm comm, MPI_Request *request);
 /* Gather and gatherv (recvcounts NULL: recvcount each), scatter and scatterv likewise. */
-int skiff_mpi_inter_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+int skiff_mpi_inter_gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           MPI_Count recvcount,
                            const int *recvcounts, const int *displs, MPI_Datatype recvtype, int root, MPI_Comm comm,
                            MPI_Request *request);
-int skiff_mpi_inter_scatter(const void *sendbuf, int sendcount, const int *sendcounts, const int *displs,
-                            MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+int skiff_mpi_inter_scatter(const void *sendbuf, MPI_Count sendcount, const int *sendcounts, const int *displs,
+                            MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+int root,
                             MPI_Comm comm, MPI_Request *request);
-int skiff_mpi_inter_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                              int recvcount, const int *recvcounts, const int *displs, MPI_Datatype recvtype,
+int skiff_mpi_inter_allgather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              MPI_Count recvcount, const int *recvcounts, const int *displs, MPI_Datatype recvtype,
                               MPI_Comm comm, MPI_Request *request);
-int skiff_mpi_inter_alltoall(const void *sendbuf, int sendcount, const int *sendcounts, const int *sdispls,
-                             MPI_Datatype sendtype, void *recvbuf, int recvcount, const int *recvcounts,
+int skiff_mpi_inter_alltoall(const void *sendbuf, MPI_Count sendcount, const int *sendcounts, const int *sdispls,
+                             MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, const int *recvcounts,
                              const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
 /* recvcounts NULL: recvcount each (MPI_Reduce_scatter_block). */
-int skiff_mpi_inter_reduce_scatter(const void *sendbuf, void *recvbuf, int recvcount, const int *recvcounts,
+int skiff_mpi_inter_reduce_scatter(const void *sendbuf, void *recvbuf, MPI_Count recvcount, const int *recvcounts,
                                    MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Request *request);
 /* MPI_Scan and MPI_Exscan (and their nonblocking forms): not defined on intercommunicators. */
 int skiff_mpi_inter_refuse(MPI_Comm comm);

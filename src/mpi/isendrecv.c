@@ -144,13 +144,13 @@ static int outgoing(const void *buf, size_t count, const struct skiff_type *t, i
     return MPI_SUCCESS;
 }
 
-int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+/* Shared by each call and its large-count twin; *sent: the bytes sent. */
+static int isendrecv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                          void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                          MPI_Comm comm, MPI_Request *request, size_t *sent)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *st = NULL, *rt = NULL;
-    SKIFF_ENTER(MPI_Isendrecv);
-    SKIFF_REQUIRE_INIT();
     int rc = skiff_check_p2p(sendbuf, "sendbuf", sendcount, sendtype, dest, sendtag, comm, 0, &c, &st);
     if (!rc)
         rc = skiff_check_p2p(recvbuf, "recvbuf", recvcount, recvtype, source, recvtag, comm, 1, &c, &rt);
@@ -166,18 +166,33 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
     if (!rc)
         rc = start_pair(data, bytes, owned, dest, sendtag, recvbuf, (size_t)recvcount, rt, source, recvtag, c,
                         request);
-    SKIFF_PROFILE_MSG(bytes);
+    *sent = bytes;
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
-SKIFF_ALIAS(MPI_Isendrecv)
 
-int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
-                           int recvtag, MPI_Comm comm, MPI_Request *request)
+#define ISENDRECV(name, count_t)                                                                         \
+    int P##name(const void *sendbuf, count_t sendcount, MPI_Datatype sendtype, int dest, int sendtag,     \
+                void *recvbuf, count_t recvcount, MPI_Datatype recvtype, int source, int recvtag,         \
+                MPI_Comm comm, MPI_Request *request)                                                     \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        SKIFF_REQUIRE_INIT();                                                                            \
+        size_t sent = 0;                                                                                 \
+        int rc = isendrecv_impl(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,         \
+                                recvtype, source, recvtag, comm, request, &sent);                        \
+        SKIFF_PROFILE_MSG(sent);                                                                         \
+        return rc;                                                                                       \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
+
+ISENDRECV(MPI_Isendrecv, int)
+ISENDRECV(MPI_Isendrecv_c, MPI_Count)
+
+static int isendrecv_replace_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag,
+                                  int source, int recvtag, MPI_Comm comm, MPI_Request *request, size_t *sent)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER(MPI_Isendrecv_replace);
-    SKIFF_REQUIRE_INIT();
     int rc = skiff_check_p2p(buf, "buf", count, datatype, dest, sendtag, comm, 0, &c, &t);
     if (!rc)
         rc = skiff_check_p2p(buf, "buf", count, datatype, source, recvtag, comm, 1, &c, &t);
@@ -191,7 +206,23 @@ int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest
         rc = outgoing(buf, (size_t)count, t, source != MPI_PROC_NULL, &data, &bytes, &owned);
     if (!rc)
         rc = start_pair(data, bytes, owned, dest, sendtag, buf, (size_t)count, t, source, recvtag, c, request);
-    SKIFF_PROFILE_MSG(bytes);
+    *sent = bytes;
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
-SKIFF_ALIAS(MPI_Isendrecv_replace)
+
+#define ISENDRECV_REPLACE(name, count_t)                                                                 \
+    int P##name(void *buf, count_t count, MPI_Datatype datatype, int dest, int sendtag, int source,       \
+                int recvtag, MPI_Comm comm, MPI_Request *request)                                        \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        SKIFF_REQUIRE_INIT();                                                                            \
+        size_t sent = 0;                                                                                 \
+        int rc = isendrecv_replace_impl(buf, count, datatype, dest, sendtag, source, recvtag, comm,      \
+                                        request, &sent);                                                 \
+        SKIFF_PROFILE_MSG(sent);                                                                         \
+        return rc;                                                                                       \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
+
+ISENDRECV_REPLACE(MPI_Isendrecv_replace, int)
+ISENDRECV_REPLACE(MPI_Isendrecv_replace_c, MPI_Count)

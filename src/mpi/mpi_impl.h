@@ -30,6 +30,14 @@
     skiff_call = #name;                                                                                  \
     SKIFF_PROF_SPAN(name)
 
+/* SKIFF_ENTER for a body shared by MPI_X and its large-count twin MPI_X_c: large (0 or 1) says which
+ * call this is, for the messages and the profiler. */
+#define SKIFF_ENTER_TWIN(name, large)                                                                    \
+    skiff_call = (large) ? #name "_c" : #name;                                                           \
+    __attribute__((cleanup(skiff_prof_leave), unused)) const struct skiff_prof_span skiff_span_ = {      \
+        (large) ? SKIFF_PC_##name##_c : SKIFF_PC_##name,                                                 \
+        SKIFF_UNLIKELY(skiff_prof_on) ? skiff_prof_enter() : SKIFF_PROF_OFF}
+
 /* Before MPI_Init or after MPI_Finalize the only safe answer is to stop: no handler is set up. */
 #define SKIFF_REQUIRE_INIT()                                                                             \
     do {                                                                                                 \
@@ -59,9 +67,11 @@ static inline int skiff_check_group(MPI_Group h, struct skiff_group **out)
     return MPI_SUCCESS;
 }
 
-static inline int skiff_check_count(int count)
+/* Counts are MPI_Count so the int entry points and their large-count (_c) twins share one check. */
+static inline int skiff_check_count(MPI_Count count)
 {
-    return SKIFF_LIKELY(count >= 0) ? MPI_SUCCESS : skiff_err(MPI_ERR_COUNT, "invalid count %d (must be >= 0)", count);
+    return SKIFF_LIKELY(count >= 0) ? MPI_SUCCESS
+                                    : skiff_err(MPI_ERR_COUNT, "invalid count %lld (must be >= 0)", (long long)count);
 }
 
 /* Checks that dt names a live datatype; committed: that it may carry data (derived types must be
@@ -88,7 +98,7 @@ static inline int skiff_check_dtype(MPI_Datatype dt, int committed, const struct
 
 /* Checks the datatype and gives the bytes count elements occupy packed (for a contiguous type they
  * start at skiff_type_data(buf, t)). */
-static inline int skiff_check_type(MPI_Datatype dt, int count, size_t *bytes)
+static inline int skiff_check_type(MPI_Datatype dt, MPI_Count count, size_t *bytes)
 {
     const struct skiff_type *t = NULL;
     int rc = skiff_check_dtype(dt, 1, &t);
@@ -97,11 +107,11 @@ static inline int skiff_check_type(MPI_Datatype dt, int count, size_t *bytes)
     return rc;
 }
 
-static inline int skiff_check_buf(const void *buf, int count)
+static inline int skiff_check_buf(const void *buf, MPI_Count count)
 {
     return SKIFF_LIKELY(buf || count == 0)
                ? MPI_SUCCESS
-               : skiff_err(MPI_ERR_BUFFER, "buffer is NULL but count is %d", count);
+               : skiff_err(MPI_ERR_BUFFER, "buffer is NULL but count is %lld", (long long)count);
 }
 
 /* An output or array argument the call must read or write; name is the argument as the standard spells it. */
@@ -112,7 +122,7 @@ static inline int skiff_check_ptr(const void *p, const char *name)
 
 /* A NULL buffer is MPI_BOTTOM: valid when the type's displacements are absolute addresses, i.e. its
  * data does not start at 0. */
-static inline int skiff_check_typed_buf(const void *buf, int count, const struct skiff_type *t)
+static inline int skiff_check_typed_buf(const void *buf, MPI_Count count, const struct skiff_type *t)
 {
     return SKIFF_LIKELY(buf || count == 0 || t->size == 0 || t->true_lb != 0) ? MPI_SUCCESS
                                                                               : skiff_check_buf(buf, count);
@@ -156,7 +166,8 @@ static inline int skiff_check_not_in_place(const void *buf, const char *name)
  * and "recvbuf" for MPI_Sendrecv. Forced inline: on the ping-pong path a call here costs more than the
  * checks. MPI_BOTTOM is 0 and MPI_IN_PLACE 1 (mpi.h), so one compare clears an ordinary buffer of both
  * the NULL and the in-place check. */
-static inline __attribute__((always_inline)) int skiff_check_p2p(const void *buf, const char *bufname, int count,
+static inline __attribute__((always_inline)) int skiff_check_p2p(const void *buf, const char *bufname,
+                            MPI_Count count,
                                                                  MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
                                                                  int is_recv, struct skiff_comm **c,
                                                                  const struct skiff_type **t)

@@ -76,7 +76,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
 SKIFF_ALIAS(MPI_Improbe)
 
 /* The arguments of Mrecv and Imrecv; *m is NULL for MPI_MESSAGE_NO_PROC. */
-static int check_mrecv(void *buf, int count, MPI_Datatype dt, const MPI_Message *message, const void *out,
+static int check_mrecv(void *buf, MPI_Count count, MPI_Datatype dt, const MPI_Message *message, const void *out,
                        const char *out_name, const struct skiff_type **t, struct skiff_request **m)
 {
     int rc;
@@ -101,12 +101,12 @@ static int mrecv_fail(const struct skiff_request *m, int rc)
     return skiff_err_handle(m ? m->comm : NULL, rc);
 }
 
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status)
+/* Shared by each call and its large-count twin; *got: the bytes received. */
+static int mrecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status,
+                      size_t *got)
 {
     const struct skiff_type *t = NULL;
     struct skiff_request *m = NULL;
-    SKIFF_ENTER(MPI_Mrecv);
-    SKIFF_REQUIRE_INIT();
     int rc = check_mrecv(buf, count, datatype, message, NULL, NULL, &t, &m);
     if (rc)
         return mrecv_fail(m, rc);
@@ -120,21 +120,32 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     if (m->state != SKIFF_RS_DONE)
         skiff_wait_req(m);
     skiff_status_from_req(status, m);
-    SKIFF_PROFILE_MSG(m->st_bytes);
+    *got = m->st_bytes;
     struct skiff_comm *c = m->comm;
     rc = m->st_error;
     skiff_req_release(m);
     return rc ? skiff_err_handle(c, rc) : MPI_SUCCESS;
 }
-SKIFF_ALIAS(MPI_Mrecv)
 
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
+#define MRECV(name, count_t)                                                                             \
+    int P##name(void *buf, count_t count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status) \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        SKIFF_REQUIRE_INIT();                                                                            \
+        size_t got = 0;                                                                                  \
+        int rc = mrecv_impl(buf, count, datatype, message, status, &got);                                \
+        SKIFF_PROFILE_MSG(got);                                                                          \
+        return rc;                                                                                       \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
+
+MRECV(MPI_Mrecv, int)
+MRECV(MPI_Mrecv_c, MPI_Count)
+
+static int imrecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request)
 {
     const struct skiff_type *t = NULL;
     struct skiff_request *m = NULL;
-    SKIFF_ENTER(MPI_Imrecv);
-    SKIFF_REQUIRE_INIT();
-    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     int rc = check_mrecv(buf, count, datatype, message, request, "request", &t, &m);
     if (rc)
         return mrecv_fail(m, rc);
@@ -157,4 +168,16 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
     *request = skiff_req_handle(m);
     return MPI_SUCCESS;
 }
-SKIFF_ALIAS(MPI_Imrecv)
+
+#define IMRECV(name, count_t)                                                                            \
+    int P##name(void *buf, count_t count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request) \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        SKIFF_REQUIRE_INIT();                                                                            \
+        SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));                                            \
+        return imrecv_impl(buf, count, datatype, message, request);                                      \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
+
+IMRECV(MPI_Imrecv, int)
+IMRECV(MPI_Imrecv_c, MPI_Count)

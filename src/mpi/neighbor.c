@@ -20,7 +20,7 @@ enum form { FOLLOW, SAME, V, W };
 struct side {
     enum form form;
     const void *buf;
-    int count;
+    MPI_Count count;
     const int *counts, *displs;
     const MPI_Aint *wdispls;
     MPI_Datatype dt;
@@ -352,12 +352,12 @@ static int persist(MPI_Comm comm, const struct side *s, const struct side *r, MP
 
 /* ---------------------------------------------------------------- the calls */
 
-static struct side gather_send(const void *buf, int count, MPI_Datatype dt)
+static struct side gather_send(const void *buf, MPI_Count count, MPI_Datatype dt)
 {
     return (struct side){SAME, buf, count, NULL, NULL, NULL, dt, NULL, {"sendbuf", "sendcount", "", ""}};
 }
 
-static struct side plain(const void *buf, int count, MPI_Datatype dt, int send)
+static struct side plain(const void *buf, MPI_Count count, MPI_Datatype dt, int send)
 {
     return (struct side){FOLLOW, buf, count, NULL, NULL, NULL, dt, NULL,
                          {send ? "sendbuf" : "recvbuf", send ? "sendcount" : "recvcount", "", ""}};
@@ -378,27 +378,56 @@ static struct side wside(const void *buf, const int *counts, const MPI_Aint *dis
                           send ? "sdispls" : "rdispls", send ? "sendtypes" : "recvtypes"}};
 }
 
-int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                            MPI_Datatype recvtype, MPI_Comm comm)
+/* The body of MPI_Neighbor_allgather and MPI_Neighbor_allgather_c. */
+static int neighbor_allgather_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    SKIFF_ENTER(MPI_Neighbor_allgather);
+    SKIFF_ENTER_TWIN(MPI_Neighbor_allgather, large);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(skiff_prof_bytes(sendcount, sendtype));
     struct side s = gather_send(sendbuf, sendcount, sendtype), r = plain(recvbuf, recvcount, recvtype, 0);
     return neighbor(comm, &s, &r, NULL);
 }
+
+int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return neighbor_allgather_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
 SKIFF_ALIAS(MPI_Neighbor_allgather)
 
-int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+int PMPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    SKIFF_ENTER(MPI_Ineighbor_allgather);
+    return neighbor_allgather_call(1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+SKIFF_ALIAS(MPI_Neighbor_allgather_c)
+
+/* The body of MPI_Ineighbor_allgather and MPI_Ineighbor_allgather_c. */
+static int ineighbor_allgather_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                    MPI_Request *request)
+{
+    SKIFF_ENTER_TWIN(MPI_Ineighbor_allgather, large);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(skiff_prof_bytes(sendcount, sendtype));
     struct side s = gather_send(sendbuf, sendcount, sendtype), r = plain(recvbuf, recvcount, recvtype, 0);
     return start(comm, &s, &r, request);
 }
+
+int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return ineighbor_allgather_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
 SKIFF_ALIAS(MPI_Ineighbor_allgather)
+
+int PMPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return ineighbor_allgather_call(1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+SKIFF_ALIAS(MPI_Ineighbor_allgather_c)
 
 int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
@@ -425,27 +454,56 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
 }
 SKIFF_ALIAS(MPI_Ineighbor_allgatherv)
 
-int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                           MPI_Datatype recvtype, MPI_Comm comm)
+/* The body of MPI_Neighbor_alltoall and MPI_Neighbor_alltoall_c. */
+static int neighbor_alltoall_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    SKIFF_ENTER(MPI_Neighbor_alltoall);
+    SKIFF_ENTER_TWIN(MPI_Neighbor_alltoall, large);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(skiff_prof_bytes(sendcount, sendtype));
     struct side s = plain(sendbuf, sendcount, sendtype, 1), r = plain(recvbuf, recvcount, recvtype, 0);
     return neighbor(comm, &s, &r, NULL);
 }
+
+int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return neighbor_alltoall_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
 SKIFF_ALIAS(MPI_Neighbor_alltoall)
 
-int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+int PMPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    SKIFF_ENTER(MPI_Ineighbor_alltoall);
+    return neighbor_alltoall_call(1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+SKIFF_ALIAS(MPI_Neighbor_alltoall_c)
+
+/* The body of MPI_Ineighbor_alltoall and MPI_Ineighbor_alltoall_c. */
+static int ineighbor_alltoall_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                   void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                   MPI_Request *request)
+{
+    SKIFF_ENTER_TWIN(MPI_Ineighbor_alltoall, large);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(skiff_prof_bytes(sendcount, sendtype));
     struct side s = plain(sendbuf, sendcount, sendtype, 1), r = plain(recvbuf, recvcount, recvtype, 0);
     return start(comm, &s, &r, request);
 }
+
+int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return ineighbor_alltoall_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
 SKIFF_ALIAS(MPI_Ineighbor_alltoall)
+
+int PMPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return ineighbor_alltoall_call(1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+SKIFF_ALIAS(MPI_Ineighbor_alltoall_c)
 
 int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                             void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
@@ -496,16 +554,34 @@ int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const 
 }
 SKIFF_ALIAS(MPI_Ineighbor_alltoallw)
 
-int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                 MPI_Request *request)
+/* The body of MPI_Neighbor_allgather_init and MPI_Neighbor_allgather_init_c. */
+static int neighbor_allgather_init_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                        MPI_Info info, MPI_Request *request)
 {
-    SKIFF_ENTER(MPI_Neighbor_allgather_init);
+    SKIFF_ENTER_TWIN(MPI_Neighbor_allgather_init, large);
     SKIFF_REQUIRE_INIT();
     struct side s = gather_send(sendbuf, sendcount, sendtype), r = plain(recvbuf, recvcount, recvtype, 0);
     return persist(comm, &s, &r, info, request);
 }
+
+int PMPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request)
+{
+    return neighbor_allgather_init_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
+                                        request);
+}
 SKIFF_ALIAS(MPI_Neighbor_allgather_init)
+
+int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                   MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request)
+{
+    return neighbor_allgather_init_call(1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
+                                        request);
+}
+SKIFF_ALIAS(MPI_Neighbor_allgather_init_c)
 
 int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
@@ -519,16 +595,34 @@ int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Dataty
 }
 SKIFF_ALIAS(MPI_Neighbor_allgatherv_init)
 
-int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                MPI_Request *request)
+/* The body of MPI_Neighbor_alltoall_init and MPI_Neighbor_alltoall_init_c. */
+static int neighbor_alltoall_init_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                       MPI_Info info, MPI_Request *request)
 {
-    SKIFF_ENTER(MPI_Neighbor_alltoall_init);
+    SKIFF_ENTER_TWIN(MPI_Neighbor_alltoall_init, large);
     SKIFF_REQUIRE_INIT();
     struct side s = plain(sendbuf, sendcount, sendtype, 1), r = plain(recvbuf, recvcount, recvtype, 0);
     return persist(comm, &s, &r, info, request);
 }
+
+int PMPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request)
+{
+    return neighbor_alltoall_init_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
+                                       request);
+}
 SKIFF_ALIAS(MPI_Neighbor_alltoall_init)
+
+int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                  MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *request)
+{
+    return neighbor_alltoall_init_call(1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
+                                       request);
+}
+SKIFF_ALIAS(MPI_Neighbor_alltoall_init_c)
 
 int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
                                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],

@@ -2,20 +2,35 @@
 #include "core/op.h"
 #include "mpi/mpi_impl.h"
 
-int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+/* fn or fn_c (MPI_Op_create_c) is the user's function. */
+static int op_create(MPI_User_function *fn, MPI_User_function_c *fn_c, int commute, MPI_Op *op)
 {
-    SKIFF_ENTER(MPI_Op_create);
-    SKIFF_REQUIRE_INIT();
     int rc;
-    if ((rc = skiff_check_ptr((const void *)(uintptr_t)user_fn, "user_fn")) || (rc = skiff_check_ptr(op, "op")))
+    const void *user_fn = fn ? (const void *)(uintptr_t)fn : (const void *)(uintptr_t)fn_c;
+    if ((rc = skiff_check_ptr(user_fn, "user_fn")) || (rc = skiff_check_ptr(op, "op")))
         return skiff_fail_world(rc);
-    struct skiff_op *o = skiff_op_create(user_fn, commute);
+    struct skiff_op *o = skiff_op_create(fn, fn_c, commute);
     if (!o)
         return skiff_fail_world(skiff_err(MPI_ERR_NO_MEM, "out of memory for an op"));
     *op = (MPI_Op)(void *)o;
     return MPI_SUCCESS;
 }
+
+int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+{
+    SKIFF_ENTER(MPI_Op_create);
+    SKIFF_REQUIRE_INIT();
+    return op_create(user_fn, NULL, commute, op);
+}
 SKIFF_ALIAS(MPI_Op_create)
+
+int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+{
+    SKIFF_ENTER(MPI_Op_create_c);
+    SKIFF_REQUIRE_INIT();
+    return op_create(NULL, user_fn, commute, op);
+}
+SKIFF_ALIAS(MPI_Op_create_c)
 
 int PMPI_Op_free(MPI_Op *op)
 {

@@ -614,3 +614,23 @@ int PMPI_Parrived(MPI_Request request, int partition, int *flag)
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Parrived)
+
+/* Not in MPI-5.0 (the base forms already take an MPI_Count), but declared by the Forum's ABI header: the
+ * same calls under the _c names, so a program built against that header links and runs. */
+int PMPI_Psend_init_c(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SKIFF_ENTER(MPI_Psend_init_c);
+    SKIFF_REQUIRE_INIT();
+    return make((void *)buf, partitions, count, datatype, dest, tag, comm, info, 0, request);
+}
+SKIFF_ALIAS(MPI_Psend_init_c)
+
+int PMPI_Precv_init_c(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SKIFF_ENTER(MPI_Precv_init_c);
+    SKIFF_REQUIRE_INIT();
+    return make(buf, partitions, count, datatype, source, tag, comm, info, 1, request);
+}
+SKIFF_ALIAS(MPI_Precv_init_c)

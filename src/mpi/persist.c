@@ -69,7 +69,8 @@ static void unpack_round(struct skiff_request *r)
     skiff_type_unpack(p->packed, r->st_bytes, (void *)p->ubuf, p->count, p->t);
 }
 
-static int make(const void *buf, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm, int mode, int is_recv,
+static int make(const void *buf, MPI_Count count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm, int mode,
+                int is_recv,
                 MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
@@ -107,42 +108,26 @@ static int make(const void *buf, int count, MPI_Datatype dt, int peer, int tag, 
     return MPI_SUCCESS;
 }
 
-int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                   MPI_Request *request)
-{
-    SKIFF_ENTER(MPI_Send_init);
-    SKIFF_REQUIRE_INIT();
-    return make(buf, count, datatype, dest, tag, comm, SKIFF_SEND_STANDARD, 0, request);
-}
-SKIFF_ALIAS(MPI_Send_init)
+/* Each call and its large-count twin (count_t MPI_Count) differ only in the type of count. Ready mode is
+ * standard mode, as for MPI_Rsend (mpi/send.c). */
+#define INIT(name, count_t, mode, is_recv)                                                               \
+    int P##name(const void *buf, count_t count, MPI_Datatype datatype, int peer, int tag, MPI_Comm comm,  \
+                MPI_Request *request)                                                                    \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        SKIFF_REQUIRE_INIT();                                                                            \
+        return make(buf, count, datatype, peer, tag, comm, mode, is_recv, request);                      \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
 
-int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                    MPI_Request *request)
-{
-    SKIFF_ENTER(MPI_Ssend_init);
-    SKIFF_REQUIRE_INIT();
-    return make(buf, count, datatype, dest, tag, comm, SKIFF_SEND_SYNC, 0, request);
-}
-SKIFF_ALIAS(MPI_Ssend_init)
-
-/* Ready mode is standard mode, as for MPI_Rsend (mpi/send.c). */
-int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                    MPI_Request *request)
-{
-    SKIFF_ENTER(MPI_Rsend_init);
-    SKIFF_REQUIRE_INIT();
-    return make(buf, count, datatype, dest, tag, comm, SKIFF_SEND_STANDARD, 0, request);
-}
-SKIFF_ALIAS(MPI_Rsend_init)
-
-int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                    MPI_Request *request)
-{
-    SKIFF_ENTER(MPI_Bsend_init);
-    SKIFF_REQUIRE_INIT();
-    return make(buf, count, datatype, dest, tag, comm, MODE_BUFFERED, 0, request);
-}
-SKIFF_ALIAS(MPI_Bsend_init)
+INIT(MPI_Send_init, int, SKIFF_SEND_STANDARD, 0)
+INIT(MPI_Send_init_c, MPI_Count, SKIFF_SEND_STANDARD, 0)
+INIT(MPI_Ssend_init, int, SKIFF_SEND_SYNC, 0)
+INIT(MPI_Ssend_init_c, MPI_Count, SKIFF_SEND_SYNC, 0)
+INIT(MPI_Rsend_init, int, SKIFF_SEND_STANDARD, 0)
+INIT(MPI_Rsend_init_c, MPI_Count, SKIFF_SEND_STANDARD, 0)
+INIT(MPI_Bsend_init, int, MODE_BUFFERED, 0)
+INIT(MPI_Bsend_init_c, MPI_Count, MODE_BUFFERED, 0)
 
 int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                    MPI_Request *request)
@@ -152,6 +137,15 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int 
     return make(buf, count, datatype, source, tag, comm, 0, 1, request);
 }
 SKIFF_ALIAS(MPI_Recv_init)
+
+int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    SKIFF_ENTER(MPI_Recv_init_c);
+    SKIFF_REQUIRE_INIT();
+    return make(buf, count, datatype, source, tag, comm, 0, 1, request);
+}
+SKIFF_ALIAS(MPI_Recv_init_c)
 
 /* A persistent request that may start: live, not freed, inactive. at: its index in the array, or -1. */
 static int startable(MPI_Request h, int at, struct skiff_request **out)

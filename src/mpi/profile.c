@@ -66,7 +66,7 @@ void skiff_prof_msg_slow(enum skiff_prof_call id, size_t bytes)
     st->hist[skiff_prof_bucket(bytes)]++;
 }
 
-size_t skiff_prof_bytes(int count, MPI_Datatype dt)
+size_t skiff_prof_bytes(MPI_Count count, MPI_Datatype dt)
 {
     const struct skiff_type *t = skiff_type_get(dt);
     return t && count > 0 ? (size_t)count * t->size : 0;

@@ -50,7 +50,7 @@ static inline void skiff_prof_leave(const struct skiff_prof_span *s)
 
 /* Message sizes as the caller gave them: count elements of dt; the sum of counts[0..size of comm);
  * counts[rank in comm]. Invalid arguments give 0 (the call's own checks report them). */
-size_t skiff_prof_bytes(int count, MPI_Datatype dt);
+size_t skiff_prof_bytes(MPI_Count count, MPI_Datatype dt);
 size_t skiff_prof_vbytes(const int counts[], MPI_Datatype dt, MPI_Comm comm);
 size_t skiff_prof_own_bytes(const int counts[], MPI_Datatype dt, MPI_Comm comm);
 

@@ -79,6 +79,36 @@
     X(MPI_Ineighbor_allgatherv) X(MPI_Ineighbor_alltoall) X(MPI_Ineighbor_alltoallv)                     \
     X(MPI_Ineighbor_alltoallw) X(MPI_Neighbor_allgather_init) X(MPI_Neighbor_allgatherv_init)           \
     X(MPI_Neighbor_alltoall_init) X(MPI_Neighbor_alltoallv_init) X(MPI_Neighbor_alltoallw_init)          \
+    /* the large-count (_c) forms */                                                                     \
+    X(MPI_Allgather_c) X(MPI_Allgather_init_c) X(MPI_Allgatherv_c) X(MPI_Allgatherv_init_c)              \
+    X(MPI_Allreduce_c) X(MPI_Allreduce_init_c) X(MPI_Alltoall_c) X(MPI_Alltoall_init_c)                  \
+    X(MPI_Alltoallv_c) X(MPI_Alltoallv_init_c) X(MPI_Alltoallw_c) X(MPI_Alltoallw_init_c) X(MPI_Bcast_c) \
+    X(MPI_Bcast_init_c) X(MPI_Bsend_c) X(MPI_Bsend_init_c) X(MPI_Buffer_attach_c) X(MPI_Buffer_detach_c) \
+    X(MPI_Comm_attach_buffer_c) X(MPI_Comm_detach_buffer_c) X(MPI_Exscan_c) X(MPI_Exscan_init_c)         \
+    X(MPI_Gather_c) X(MPI_Gather_init_c) X(MPI_Gatherv_c) X(MPI_Gatherv_init_c) X(MPI_Get_count_c)       \
+    X(MPI_Get_elements_c) X(MPI_Iallgather_c) X(MPI_Iallgatherv_c) X(MPI_Iallreduce_c)                   \
+    X(MPI_Ialltoall_c) X(MPI_Ialltoallv_c) X(MPI_Ialltoallw_c) X(MPI_Ibcast_c) X(MPI_Ibsend_c)           \
+    X(MPI_Iexscan_c) X(MPI_Igather_c) X(MPI_Igatherv_c) X(MPI_Imrecv_c) X(MPI_Ineighbor_allgather_c)     \
+    X(MPI_Ineighbor_allgatherv_c) X(MPI_Ineighbor_alltoall_c) X(MPI_Ineighbor_alltoallv_c)               \
+    X(MPI_Ineighbor_alltoallw_c) X(MPI_Irecv_c) X(MPI_Ireduce_c) X(MPI_Ireduce_scatter_block_c)          \
+    X(MPI_Ireduce_scatter_c) X(MPI_Irsend_c) X(MPI_Iscan_c) X(MPI_Iscatter_c) X(MPI_Iscatterv_c)         \
+    X(MPI_Isend_c) X(MPI_Isendrecv_c) X(MPI_Isendrecv_replace_c) X(MPI_Issend_c) X(MPI_Mrecv_c)          \
+    X(MPI_Neighbor_allgather_c) X(MPI_Neighbor_allgather_init_c) X(MPI_Neighbor_allgatherv_c)            \
+    X(MPI_Neighbor_allgatherv_init_c) X(MPI_Neighbor_alltoall_c) X(MPI_Neighbor_alltoall_init_c)         \
+    X(MPI_Neighbor_alltoallv_c) X(MPI_Neighbor_alltoallv_init_c) X(MPI_Neighbor_alltoallw_c)             \
+    X(MPI_Neighbor_alltoallw_init_c) X(MPI_Op_create_c) X(MPI_Pack_c) X(MPI_Pack_external_c)             \
+    X(MPI_Pack_external_size_c) X(MPI_Pack_size_c) X(MPI_Precv_init_c) X(MPI_Psend_init_c) X(MPI_Recv_c) \
+    X(MPI_Recv_init_c) X(MPI_Reduce_c) X(MPI_Reduce_init_c) X(MPI_Reduce_local_c)                        \
+    X(MPI_Reduce_scatter_block_c) X(MPI_Reduce_scatter_block_init_c) X(MPI_Reduce_scatter_c)             \
+    X(MPI_Reduce_scatter_init_c) X(MPI_Rsend_c) X(MPI_Rsend_init_c) X(MPI_Scan_c) X(MPI_Scan_init_c)     \
+    X(MPI_Scatter_c) X(MPI_Scatter_init_c) X(MPI_Scatterv_c) X(MPI_Scatterv_init_c) X(MPI_Send_c)        \
+    X(MPI_Send_init_c) X(MPI_Sendrecv_c) X(MPI_Sendrecv_replace_c) X(MPI_Ssend_c) X(MPI_Ssend_init_c)    \
+    X(MPI_Status_set_elements_c) X(MPI_Type_contiguous_c) X(MPI_Type_create_darray_c)                    \
+    X(MPI_Type_create_hindexed_block_c) X(MPI_Type_create_hindexed_c) X(MPI_Type_create_hvector_c)       \
+    X(MPI_Type_create_indexed_block_c) X(MPI_Type_create_resized_c) X(MPI_Type_create_struct_c)          \
+    X(MPI_Type_create_subarray_c) X(MPI_Type_get_extent_c) X(MPI_Type_get_true_extent_c)                 \
+    X(MPI_Type_indexed_c) X(MPI_Type_size_c) X(MPI_Type_vector_c) X(MPI_Unpack_c)                        \
+    X(MPI_Unpack_external_c)                                                                             \
     /* datatypes */                                                                                      \
     X(MPI_Type_size) X(MPI_Type_get_name) X(MPI_Type_get_extent) X(MPI_Type_get_true_extent)             \
     X(MPI_Type_extent) X(MPI_Type_lb) X(MPI_Type_ub) X(MPI_Type_commit) X(MPI_Type_free) X(MPI_Type_dup) \

@@ -20,12 +20,13 @@ static int finish(struct skiff_request *r, MPI_Status *status, size_t *got)
     return rc ? skiff_err_handle(c, rc) : MPI_SUCCESS;
 }
 
-int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status)
+/* Shared by each call and its large-count twin; *got: the bytes received. Inlined: the ping-pong path. */
+static inline __attribute__((always_inline)) int recv_impl(void *buf, MPI_Count count, MPI_Datatype datatype,
+                                                           int source, int tag, MPI_Comm comm, MPI_Status *status,
+                                                           size_t *got)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER(MPI_Recv);
-    SKIFF_REQUIRE_INIT();
     int rc = skiff_check_p2p(buf, "buf", count, datatype, source, tag, comm, 1, &c, &t);
     if (SKIFF_UNLIKELY(rc))
         return skiff_fail(comm, rc);
@@ -34,14 +35,26 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
         return MPI_SUCCESS;
     }
     struct skiff_request *r = NULL;
-    size_t got = 0;
     if ((rc = skiff_typed_recv(buf, (size_t)count, t, source, tag, c, &r)))
         return skiff_fail(comm, rc);
-    rc = finish(r, status, &got);
-    SKIFF_PROFILE_MSG(got);
-    return rc;
+    return finish(r, status, got);
 }
-SKIFF_ALIAS(MPI_Recv)
+
+#define RECV(name, count_t)                                                                              \
+    int P##name(void *buf, count_t count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,      \
+                MPI_Status *status)                                                                      \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        SKIFF_REQUIRE_INIT();                                                                            \
+        size_t got = 0;                                                                                  \
+        int rc = recv_impl(buf, count, datatype, source, tag, comm, status, &got);                       \
+        SKIFF_PROFILE_MSG(got);                                                                          \
+        return rc;                                                                                       \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
+
+RECV(MPI_Recv, int)
+RECV(MPI_Recv_c, MPI_Count)
 
 /* A receive from MPI_PROC_NULL: complete at once with the empty status. */
 static int null_recv(MPI_Comm comm, MPI_Request *request)
@@ -57,14 +70,12 @@ static int null_recv(MPI_Comm comm, MPI_Request *request)
     return MPI_SUCCESS;
 }
 
-int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-               MPI_Request *request)
+static inline __attribute__((always_inline)) int irecv_impl(void *buf, MPI_Count count, MPI_Datatype datatype,
+                                                            int source, int tag, MPI_Comm comm,
+                                                            MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER(MPI_Irecv);
-    SKIFF_REQUIRE_INIT();
-    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     int rc = skiff_check_p2p(buf, "buf", count, datatype, source, tag, comm, 1, &c, &t);
     if (SKIFF_UNLIKELY(rc || (rc = skiff_check_ptr(request, "request"))))
         return skiff_fail(comm, rc);
@@ -76,7 +87,20 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     *request = skiff_req_handle(r);
     return MPI_SUCCESS;
 }
-SKIFF_ALIAS(MPI_Irecv)
+
+#define IRECV(name, count_t)                                                                             \
+    int P##name(void *buf, count_t count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,      \
+                MPI_Request *request)                                                                    \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        SKIFF_REQUIRE_INIT();                                                                            \
+        SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));                                            \
+        return irecv_impl(buf, count, datatype, source, tag, comm, request);                             \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
+
+IRECV(MPI_Irecv, int)
+IRECV(MPI_Irecv_c, MPI_Count)
 
 static int check_probe(int source, int tag, MPI_Comm comm, struct skiff_comm **c)
 {
@@ -154,8 +178,8 @@ static int sendrecv(const void *sendbuf, size_t sendcount, const struct skiff_ty
 /* MPI forbids send and receive buffers that overlap (MPI_Sendrecv_replace is for that). Detectable
  * cheaply when both types are contiguous (exact byte ranges) or the data of both starts at the same
  * byte; a side that moves nothing cannot conflict. */
-int skiff_check_disjoint(const void *sendbuf, int sendcount, const struct skiff_type *st, int dest,
-                         const void *recvbuf, int recvcount, const struct skiff_type *rt, int source)
+int skiff_check_disjoint(const void *sendbuf, MPI_Count sendcount, const struct skiff_type *st, int dest,
+                         const void *recvbuf, MPI_Count recvcount, const struct skiff_type *rt, int source)
 {
     size_t sn = (size_t)sendcount * st->size, rn = (size_t)recvcount * rt->size;
     if (dest == MPI_PROC_NULL || source == MPI_PROC_NULL || !sn || !rn)
@@ -170,13 +194,13 @@ int skiff_check_disjoint(const void *sendbuf, int sendcount, const struct skiff_
                      sn, (void *)s, rn, (void *)r);
 }
 
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+/* *sent, *got: the bytes sent and received. */
+static int sendrecv_impl(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                         void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                         MPI_Comm comm, MPI_Status *status, size_t *sent, size_t *got)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *st = NULL, *rt = NULL;
-    SKIFF_ENTER(MPI_Sendrecv);
-    SKIFF_REQUIRE_INIT();
     int rc = skiff_check_p2p(sendbuf, "sendbuf", sendcount, sendtype, dest, sendtag, comm, 0, &c, &st);
     if (!rc)
         rc = skiff_check_p2p(recvbuf, "recvbuf", recvcount, recvtype, source, recvtag, comm, 1, &c, &rt);
@@ -184,22 +208,35 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
         rc = skiff_check_disjoint(sendbuf, sendcount, st, dest, recvbuf, recvcount, rt, source);
     if (rc)
         return skiff_fail(comm, rc);
-    size_t got = 0;
-    rc = sendrecv(sendbuf, (size_t)sendcount, st, dest, sendtag, recvbuf, (size_t)recvcount, rt, source, recvtag, c,
-                  status, &got);
-    SKIFF_PROFILE_MSG(skiff_prof_bytes(sendcount, sendtype));
-    SKIFF_PROFILE_MSG(got);
-    return rc;
+    *sent = skiff_prof_bytes(sendcount, sendtype);
+    return sendrecv(sendbuf, (size_t)sendcount, st, dest, sendtag, recvbuf, (size_t)recvcount, rt, source, recvtag, c,
+                    status, got);
 }
-SKIFF_ALIAS(MPI_Sendrecv)
 
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
-                          MPI_Comm comm, MPI_Status *status)
+#define SENDRECV(name, count_t)                                                                          \
+    int P##name(const void *sendbuf, count_t sendcount, MPI_Datatype sendtype, int dest, int sendtag,     \
+                void *recvbuf, count_t recvcount, MPI_Datatype recvtype, int source, int recvtag,         \
+                MPI_Comm comm, MPI_Status *status)                                                       \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        SKIFF_REQUIRE_INIT();                                                                            \
+        size_t sent = 0, got = 0;                                                                        \
+        int rc = sendrecv_impl(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, \
+                               source, recvtag, comm, status, &sent, &got);                              \
+        SKIFF_PROFILE_MSG(sent);                                                                         \
+        SKIFF_PROFILE_MSG(got);                                                                          \
+        return rc;                                                                                       \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
+
+SENDRECV(MPI_Sendrecv, int)
+SENDRECV(MPI_Sendrecv_c, MPI_Count)
+
+static int sendrecv_replace_impl(void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                                 int recvtag, MPI_Comm comm, MPI_Status *status, size_t *sent, size_t *got)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER(MPI_Sendrecv_replace);
-    SKIFF_REQUIRE_INIT();
     int rc = skiff_check_p2p(buf, "buf", count, datatype, dest, sendtag, comm, 0, &c, &t);
     if (!rc)
         rc = skiff_check_p2p(buf, "buf", count, datatype, source, recvtag, comm, 1, &c, &t);
@@ -211,12 +248,27 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
     if (!copy)
         return skiff_fail(comm, skiff_err(MPI_ERR_NO_MEM, "cannot allocate %zu bytes for the outgoing copy", bytes));
     skiff_type_pack(buf, (size_t)count, t, copy);
-    size_t got = 0;
     rc = sendrecv(copy, bytes, skiff_type_get(MPI_BYTE), dest, sendtag, buf, (size_t)count, t, source, recvtag, c,
-                  status, &got);
+                  status, got);
     free(copy);
-    SKIFF_PROFILE_MSG(bytes);
-    SKIFF_PROFILE_MSG(got);
+    *sent = bytes;
     return rc;
 }
-SKIFF_ALIAS(MPI_Sendrecv_replace)
+
+#define SENDRECV_REPLACE(name, count_t)                                                                  \
+    int P##name(void *buf, count_t count, MPI_Datatype datatype, int dest, int sendtag, int source,       \
+                int recvtag, MPI_Comm comm, MPI_Status *status)                                          \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        SKIFF_REQUIRE_INIT();                                                                            \
+        size_t sent = 0, got = 0;                                                                        \
+        int rc = sendrecv_replace_impl(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, \
+                                       &sent, &got);                                                     \
+        SKIFF_PROFILE_MSG(sent);                                                                         \
+        SKIFF_PROFILE_MSG(got);                                                                          \
+        return rc;                                                                                       \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
+
+SENDRECV_REPLACE(MPI_Sendrecv_replace, int)
+SENDRECV_REPLACE(MPI_Sendrecv_replace_c, MPI_Count)

@@ -6,7 +6,8 @@
 #include "mpi/mpi_impl.h"
 #include "mpi/typed.h"
 
-static int send_blocking(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm, int mode)
+static int send_blocking(const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                         int mode)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
@@ -39,7 +40,7 @@ static int completed_request(MPI_Request *request, MPI_Comm comm)
     return MPI_SUCCESS;
 }
 
-static int send_nonblocking(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+static int send_nonblocking(const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                             int mode, MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
@@ -57,64 +58,42 @@ static int send_nonblocking(const void *buf, int count, MPI_Datatype dt, int des
     return MPI_SUCCESS;
 }
 
-int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-    SKIFF_ENTER(MPI_Send);
-    SKIFF_REQUIRE_INIT();
-    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
-    return send_blocking(buf, count, datatype, dest, tag, comm, SKIFF_SEND_STANDARD);
-}
-SKIFF_ALIAS(MPI_Send)
+/* Each call and its large-count twin (count_t MPI_Count, name ending in _c) differ only in the type of count. */
+#define SEND_BLOCKING(name, count_t, mode)                                                               \
+    int P##name(const void *buf, count_t count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)  \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        SKIFF_REQUIRE_INIT();                                                                            \
+        SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));                                            \
+        return send_blocking(buf, count, datatype, dest, tag, comm, mode);                               \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
 
-int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-    SKIFF_ENTER(MPI_Ssend);
-    SKIFF_REQUIRE_INIT();
-    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
-    return send_blocking(buf, count, datatype, dest, tag, comm, SKIFF_SEND_SYNC);
-}
-SKIFF_ALIAS(MPI_Ssend)
+#define SEND_NONBLOCKING(name, count_t, mode)                                                            \
+    int P##name(const void *buf, count_t count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,  \
+                MPI_Request *request)                                                                    \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        SKIFF_REQUIRE_INIT();                                                                            \
+        SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));                                            \
+        return send_nonblocking(buf, count, datatype, dest, tag, comm, mode, request);                   \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
 
-int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-    SKIFF_ENTER(MPI_Rsend);
-    SKIFF_REQUIRE_INIT();
-    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
-    return send_blocking(buf, count, datatype, dest, tag, comm, SKIFF_SEND_STANDARD);
-}
-SKIFF_ALIAS(MPI_Rsend)
+SEND_BLOCKING(MPI_Send, int, SKIFF_SEND_STANDARD)
+SEND_BLOCKING(MPI_Send_c, MPI_Count, SKIFF_SEND_STANDARD)
+SEND_BLOCKING(MPI_Ssend, int, SKIFF_SEND_SYNC)
+SEND_BLOCKING(MPI_Ssend_c, MPI_Count, SKIFF_SEND_SYNC)
+SEND_BLOCKING(MPI_Rsend, int, SKIFF_SEND_STANDARD)
+SEND_BLOCKING(MPI_Rsend_c, MPI_Count, SKIFF_SEND_STANDARD)
+SEND_NONBLOCKING(MPI_Isend, int, SKIFF_SEND_STANDARD)
+SEND_NONBLOCKING(MPI_Isend_c, MPI_Count, SKIFF_SEND_STANDARD)
+SEND_NONBLOCKING(MPI_Issend, int, SKIFF_SEND_SYNC)
+SEND_NONBLOCKING(MPI_Issend_c, MPI_Count, SKIFF_SEND_SYNC)
+SEND_NONBLOCKING(MPI_Irsend, int, SKIFF_SEND_STANDARD)
+SEND_NONBLOCKING(MPI_Irsend_c, MPI_Count, SKIFF_SEND_STANDARD)
 
-int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request)
-{
-    SKIFF_ENTER(MPI_Isend);
-    SKIFF_REQUIRE_INIT();
-    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, SKIFF_SEND_STANDARD, request);
-}
-SKIFF_ALIAS(MPI_Isend)
-
-int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                MPI_Request *request)
-{
-    SKIFF_ENTER(MPI_Issend);
-    SKIFF_REQUIRE_INIT();
-    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, SKIFF_SEND_SYNC, request);
-}
-SKIFF_ALIAS(MPI_Issend)
-
-int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                MPI_Request *request)
-{
-    SKIFF_ENTER(MPI_Irsend);
-    SKIFF_REQUIRE_INIT();
-    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
-    return send_nonblocking(buf, count, datatype, dest, tag, comm, SKIFF_SEND_STANDARD, request);
-}
-SKIFF_ALIAS(MPI_Irsend)
-
-static int bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
+static int bsend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
@@ -124,25 +103,38 @@ static int bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 
-int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-    SKIFF_ENTER(MPI_Bsend);
-    SKIFF_REQUIRE_INIT();
-    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
-    return bsend(buf, count, datatype, dest, tag, comm);
-}
-SKIFF_ALIAS(MPI_Bsend)
+#define BSEND(name, count_t)                                                                             \
+    int P##name(const void *buf, count_t count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)  \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        SKIFF_REQUIRE_INIT();                                                                            \
+        SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));                                            \
+        return bsend(buf, count, datatype, dest, tag, comm);                                             \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
 
-int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-                MPI_Request *request)
+static int ibsend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                  MPI_Request *request)
 {
-    SKIFF_ENTER(MPI_Ibsend);
-    SKIFF_REQUIRE_INIT();
-    SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     int rc = skiff_check_ptr(request, "request");
     if (SKIFF_UNLIKELY(rc))
         return skiff_fail(comm, rc);
-    rc = bsend(buf, count, datatype, dest, tag, comm);
+    rc = bsend(buf, count, dt, dest, tag, comm);
     return rc ? rc : completed_request(request, comm);
 }
-SKIFF_ALIAS(MPI_Ibsend)
+
+#define IBSEND(name, count_t)                                                                            \
+    int P##name(const void *buf, count_t count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,  \
+                MPI_Request *request)                                                                    \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        SKIFF_REQUIRE_INIT();                                                                            \
+        SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));                                            \
+        return ibsend(buf, count, datatype, dest, tag, comm, request);                                   \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
+
+BSEND(MPI_Bsend, int)
+BSEND(MPI_Bsend_c, MPI_Count)
+IBSEND(MPI_Ibsend, int)
+IBSEND(MPI_Ibsend_c, MPI_Count)

@@ -1,5 +1,6 @@
-/* The MPI_Count forms of the datatype queries (the _x calls), setting the element count a status
- * reports (for generalized requests and layered libraries), and address arithmetic. */
+/* The MPI_Count forms of the datatype queries (the _x calls and their MPI-4 _c twins, one body each),
+ * setting the element count a status reports (for generalized requests and layered libraries), and
+ * address arithmetic. */
 #include "core/pt2pt.h"
 #include "mpi/mpi_impl.h"
 
@@ -15,22 +16,33 @@ static int query2(MPI_Datatype dt, const void *a, const char *an, const void *b,
     return skiff_fail_world(rc);
 }
 
-int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+static int type_size(MPI_Datatype datatype, MPI_Count *size)
 {
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER(MPI_Type_size_x);
     int rc = query2(datatype, size, "size", NULL, NULL, &t);
     if (rc)
         return rc;
     *size = (MPI_Count)t->size;
     return MPI_SUCCESS;
 }
+
+int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+{
+    SKIFF_ENTER(MPI_Type_size_x);
+    return type_size(datatype, size);
+}
 SKIFF_ALIAS(MPI_Type_size_x)
 
-int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
+{
+    SKIFF_ENTER(MPI_Type_size_c);
+    return type_size(datatype, size);
+}
+SKIFF_ALIAS(MPI_Type_size_c)
+
+static int type_extent(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
 {
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER(MPI_Type_get_extent_x);
     int rc = query2(datatype, lb, "lb", extent, "extent", &t);
     if (rc)
         return rc;
@@ -38,12 +50,24 @@ int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *exte
     *extent = (MPI_Count)t->extent;
     return MPI_SUCCESS;
 }
+
+int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    SKIFF_ENTER(MPI_Type_get_extent_x);
+    return type_extent(datatype, lb, extent);
+}
 SKIFF_ALIAS(MPI_Type_get_extent_x)
 
-int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
+int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    SKIFF_ENTER(MPI_Type_get_extent_c);
+    return type_extent(datatype, lb, extent);
+}
+SKIFF_ALIAS(MPI_Type_get_extent_c)
+
+static int type_true_extent(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
 {
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER(MPI_Type_get_true_extent_x);
     int rc = query2(datatype, true_lb, "true_lb", true_extent, "true_extent", &t);
     if (rc)
         return rc;
@@ -51,12 +75,24 @@ int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_C
     *true_extent = (MPI_Count)t->true_extent;
     return MPI_SUCCESS;
 }
+
+int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
+{
+    SKIFF_ENTER(MPI_Type_get_true_extent_x);
+    return type_true_extent(datatype, true_lb, true_extent);
+}
 SKIFF_ALIAS(MPI_Type_get_true_extent_x)
 
-int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
+{
+    SKIFF_ENTER(MPI_Type_get_true_extent_c);
+    return type_true_extent(datatype, true_lb, true_extent);
+}
+SKIFF_ALIAS(MPI_Type_get_true_extent_c)
+
+static int get_elements(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
 {
     const struct skiff_type *t = NULL;
-    SKIFF_ENTER(MPI_Get_elements_x);
     int rc = query2(datatype, count, "count", NULL, NULL, &t);
     if (!rc && !status)
         rc = skiff_fail_world(skiff_err(MPI_ERR_ARG, "status is MPI_STATUS_IGNORE (NULL): there is no status to "
@@ -67,7 +103,20 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Cou
     *count = n == SIZE_MAX ? MPI_UNDEFINED : (MPI_Count)n;
     return MPI_SUCCESS;
 }
+
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    SKIFF_ENTER(MPI_Get_elements_x);
+    return get_elements(status, datatype, count);
+}
 SKIFF_ALIAS(MPI_Get_elements_x)
+
+int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    SKIFF_ENTER(MPI_Get_elements_c);
+    return get_elements(status, datatype, count);
+}
+SKIFF_ALIAS(MPI_Get_elements_c)
 
 /* The packed bytes that hold n basic elements of t: whole elements, then the leading runs of one. */
 static int bytes_of(const struct skiff_type *t, size_t n, size_t *bytes)
@@ -121,6 +170,13 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Co
     return set_elements(status, datatype, count);
 }
 SKIFF_ALIAS(MPI_Status_set_elements_x)
+
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+    SKIFF_ENTER(MPI_Status_set_elements_c);
+    return set_elements(status, datatype, count);
+}
+SKIFF_ALIAS(MPI_Status_set_elements_c)
 
 /* Addresses are integers here (a flat address space): the arithmetic is plain, wrapping as addresses
  * do rather than overflowing as signed integers would. */

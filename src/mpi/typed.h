@@ -44,7 +44,7 @@ static inline int skiff_typed_mrecv(void *buf, size_t count, const struct skiff_
 }
 
 /* MPI_Sendrecv's and MPI_Isendrecv's check that the two buffers do not overlap (mpi/recv.c). */
-int skiff_check_disjoint(const void *sendbuf, int sendcount, const struct skiff_type *st, int dest,
-                         const void *recvbuf, int recvcount, const struct skiff_type *rt, int source);
+int skiff_check_disjoint(const void *sendbuf, MPI_Count sendcount, const struct skiff_type *st, int dest,
+                         const void *recvbuf, MPI_Count recvcount, const struct skiff_type *rt, int source);
 
 #endif

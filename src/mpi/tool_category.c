@@ -19,6 +19,7 @@ static const struct category cats[] = {
     {"skiff_runtime", "the state of the library: the thread support level in force"},
     {"skiff_tcp", "the tcp transport: bytes through its connections (ranks on other nodes, or all with "
                   "SKIFF_TRANSPORTS=tcp)"},
+    {"skiff_shm", "the shared-memory transport: fast box bytes and queue cells between ranks of this node"},
 };
 #define NCATS ((int)(sizeof cats / sizeof cats[0]))
 

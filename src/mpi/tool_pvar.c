@@ -15,12 +15,13 @@
 #include "core/stats.h"
 #include "mpi/mpi_impl.h"
 #include "mpi/tool.h"
+#include "shm/shm.h"
 #include "tcp/tcp.h"
 
 #define SESSION_MAGIC 0x70736573u /* "pses" */
 #define PVAR_MAGIC 0x70766172u    /* "pvar" */
 
-enum { CAT_PT2PT = 2, CAT_MATCHING = 3, CAT_RUNTIME = 4, CAT_TCP = 5 }; /* tool_category.c's order */
+enum { CAT_PT2PT = 2, CAT_MATCHING = 3, CAT_RUNTIME = 4, CAT_TCP = 5, CAT_SHM = 6 }; /* tool_category.c's order */
 
 struct pvar {
     const char *name, *desc;
@@ -49,6 +50,18 @@ static unsigned long long now_tcp_sent_bytes(void)
 {
     return skiff_tcp_sent_bytes();
 }
+
+#define SHM_COUNTER(field)                                                                               \
+    static unsigned long long now_shm_##field(void)                                                      \
+    {                                                                                                    \
+        struct skiff_shm_traffic t;                                                                      \
+        skiff_shm_traffic(&t);                                                                           \
+        return t.field;                                                                                  \
+    }
+SHM_COUNTER(fbox_sent)
+SHM_COUNTER(fbox_recv)
+SHM_COUNTER(cells_sent)
+SHM_COUNTER(cells_recv)
 
 static unsigned long long now_unexp_queued(void)
 {
@@ -88,6 +101,14 @@ static const struct pvar pvars[] = {
      MPI_T_PVAR_CLASS_COUNTER, CAT_TCP, 0, now_tcp_sent_bytes},
     {"skiff_tcp_recv_bytes", "bytes read from tcp connections (every rail, frame heads included)",
      MPI_T_PVAR_CLASS_COUNTER, CAT_TCP, 0, now_tcp_recv_bytes},
+    {"skiff_shm_fbox_sent_bytes", "bytes written to the fast boxes of peers on this node (record heads and "
+     "padding included)", MPI_T_PVAR_CLASS_COUNTER, CAT_SHM, 0, now_shm_fbox_sent},
+    {"skiff_shm_fbox_recv_bytes", "bytes read from this rank's fast boxes (record heads and padding included)",
+     MPI_T_PVAR_CLASS_COUNTER, CAT_SHM, 0, now_shm_fbox_recv},
+    {"skiff_shm_cells_sent", "shared-memory queue cells sent (eager messages too large for a fast box, pieces "
+     "of pipelined copies)", MPI_T_PVAR_CLASS_COUNTER, CAT_SHM, 0, now_shm_cells_sent},
+    {"skiff_shm_cells_recv", "shared-memory queue cells received", MPI_T_PVAR_CLASS_COUNTER, CAT_SHM, 0,
+     now_shm_cells_recv},
 };
 #define NPVARS ((int)(sizeof pvars / sizeof pvars[0]))
 

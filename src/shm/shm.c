@@ -48,6 +48,19 @@ static struct {
 
 static struct skiff_transport shm_ops;
 
+void skiff_shm_traffic(struct skiff_shm_traffic *t)
+{
+    *t = (struct skiff_shm_traffic){0, 0, 0, 0};
+    if (!shm.tx || !shm.rx || !shm.q_sent || !shm.q_recv)
+        return;
+    for (int p = 0; p < shm.n; p++) {
+        t->fbox_sent += shm.tx[p].head;
+        t->fbox_recv += shm.rx[p].pos;
+        t->cells_sent += shm.q_sent[p];
+        t->cells_recv += shm.q_recv[p];
+    }
+}
+
 static struct skiff_fbox_ctl *fctl(int sender, int receiver)
 {
     return (struct skiff_fbox_ctl *)(shm.base + shm.l.off_fctl) + skiff_pair(&shm.l, sender, receiver);

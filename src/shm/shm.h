@@ -14,4 +14,12 @@ int skiff_shm_single_copy(void);
 int skiff_shm_wake_fd(void);
 int skiff_shm_arm(int on);
 
+/* What went through shared memory since MPI_Init, from the positions and cell counts the transport
+ * keeps anyway (MPI_T performance variables); all 0 when shm is not running. */
+struct skiff_shm_traffic {
+    unsigned long long fbox_sent, fbox_recv;   /* fast box bytes, record heads and padding included */
+    unsigned long long cells_sent, cells_recv; /* queue cells (larger eager messages, pipelined copies) */
+};
+void skiff_shm_traffic(struct skiff_shm_traffic *t);
+
 #endif

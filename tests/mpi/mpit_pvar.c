@@ -173,14 +173,16 @@ static void skiff_counter(MPI_T_pvar_session s)
     CHECK_MPI(MPI_T_pvar_handle_free(s, &h));
 }
 
-/* With every pair on tcp (the _tcp_ variants) the ring's bytes go through sockets; on one node
- * with shared memory none do. */
+/* With every pair on tcp (the _tcp_ variants) the ring's bytes go through sockets and none through
+ * shared memory; on one node with shared memory, the other way round. */
 static void skiff_tcp(MPI_T_pvar_session s)
 {
     const char *tr = getenv("SKIFF_TRANSPORTS");
     int all_tcp = tr && strcmp(tr, "tcp") == 0, size = tu_size();
     MPI_T_pvar_handle sent = handle_for(s, "skiff_tcp_sent_bytes", MPI_T_PVAR_CLASS_COUNTER);
     MPI_T_pvar_handle recv = handle_for(s, "skiff_tcp_recv_bytes", MPI_T_PVAR_CLASS_COUNTER);
+    MPI_T_pvar_handle fbox_sent = handle_for(s, "skiff_shm_fbox_sent_bytes", MPI_T_PVAR_CLASS_COUNTER);
+    MPI_T_pvar_handle fbox_recv = handle_for(s, "skiff_shm_fbox_recv_bytes", MPI_T_PVAR_CLASS_COUNTER);
     CHECK_MPI(MPI_T_pvar_start(s, MPI_T_PVAR_ALL_HANDLES));
     tu_barrier();
     ring(NMSG);
@@ -189,12 +191,17 @@ static void skiff_tcp(MPI_T_pvar_session s)
     if (all_tcp && size >= 2) {
         CHECK_GE(NMSG * sizeof(int), readv(s, sent));
         CHECK_GE(NMSG * sizeof(int), readv(s, recv));
-    } else if (!tr && size <= 4) { /* mpiexec's ranks share this node */
+        CHECK_EQ(0, readv(s, fbox_sent));
+    } else if (!tr && size >= 2 && size <= 4) { /* mpiexec's ranks share this node: small ones in fast boxes */
         CHECK_EQ(0, readv(s, sent));
         CHECK_EQ(0, readv(s, recv));
+        CHECK_GE(NMSG * sizeof(int), readv(s, fbox_sent));
+        CHECK_GE(NMSG * sizeof(int), readv(s, fbox_recv));
     }
     CHECK_MPI(MPI_T_pvar_handle_free(s, &sent));
     CHECK_MPI(MPI_T_pvar_handle_free(s, &recv));
+    CHECK_MPI(MPI_T_pvar_handle_free(s, &fbox_sent));
+    CHECK_MPI(MPI_T_pvar_handle_free(s, &fbox_recv));
 }
 
 /* Rank 1 sends before rank 0 posts its receives: they wait in rank 0's unexpected queue. */

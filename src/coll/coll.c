@@ -12,6 +12,7 @@
 #include "core/node.h"
 #include "core/op.h"
 #include "core/progress.h"
+#include "core/stats.h"
 #include "util/config.h"
 
 #define LARGE_BCAST (64u << 10)
@@ -44,6 +45,7 @@ int skiff_coll_node_barrier(struct skiff_comm *c)
     if (!t || !t->barrier_arrive || c->size != skiff.size || c->size == 1 || skiff_job_nodes() != 1)
         return 0;
     unsigned sense = t->barrier_arrive();
+    skiff_stats.coll_node_barriers++;
     struct skiff_waiter w = SKIFF_WAITER_INIT;
     w.ready = barrier_passed;
     w.arg = (void *)(uintptr_t)sense;
@@ -56,8 +58,10 @@ int skiff_coll_barrier(struct skiff_comm *c, struct skiff_request **req)
 {
     if (!req && skiff_coll_node_barrier(c))
         return MPI_SUCCESS;
-    if (!req && skiff_hier_ready(c))
+    if (!req && skiff_hier_ready(c)) {
+        skiff_stats.coll_hier++;
         return skiff_hier_barrier(c);
+    }
     SCHED_BEGIN(c, req);
     skiff_build_barrier(s);
     return skiff_sched_run(s, req);
@@ -70,8 +74,10 @@ void skiff_build_barrier(struct skiff_sched *s)
 
 int skiff_coll_bcast(void *buf, size_t bytes, int root, struct skiff_comm *c, struct skiff_request **req)
 {
-    if (!req && skiff_hier_ready(c))
+    if (!req && skiff_hier_ready(c)) {
+        skiff_stats.coll_hier++;
         return skiff_hier_bcast(buf, bytes, root, c);
+    }
     SCHED_BEGIN(c, req);
     skiff_build_bcast(s, buf, bytes, root);
     return skiff_sched_run(s, req);
@@ -127,10 +133,14 @@ int skiff_coll_allreduce(const void *sendbuf, void *recvbuf, size_t count, MPI_D
     int rc = type_size(dt, &esize);
     if (rc)
         return rc;
-    if (!req && c->size > 1 && skiff_allreduce_shm(sendbuf, recvbuf, count, esize, dt, op, c))
+    if (!req && c->size > 1 && skiff_allreduce_shm(sendbuf, recvbuf, count, esize, dt, op, c)) {
+        skiff_stats.coll_shm_allreduces++;
         return MPI_SUCCESS;
-    if (!req && skiff_op_commutative(op) && skiff_hier_ready(c))
+    }
+    if (!req && skiff_op_commutative(op) && skiff_hier_ready(c)) {
+        skiff_stats.coll_hier++;
         return skiff_hier_allreduce(sendbuf, recvbuf, count, dt, op, c);
+    }
     SCHED_BEGIN(c, req);
     s->dt = dt;
     s->op = op;

@@ -8,6 +8,7 @@
 #include "core/op.h"
 #include "core/progress.h"
 #include "core/pt2pt.h"
+#include "core/stats.h"
 
 static struct skiff_sched *active; /* nonblocking schedules in flight */
 
@@ -339,6 +340,7 @@ static void launch(struct skiff_sched *s, struct skiff_request *r)
 
 int skiff_sched_run(struct skiff_sched *s, struct skiff_request **req)
 {
+    skiff_stats.coll_scheds++;
     skiff_sched_round(s);
     if (!req) {
         struct skiff_waiter w = SKIFF_WAITER_INIT;
@@ -371,6 +373,7 @@ void skiff_sched_plan(struct skiff_sched *s)
 
 int skiff_sched_start(struct skiff_sched *s, struct skiff_request *r)
 {
+    skiff_stats.coll_scheds++;
     s->cur = 0;
     s->posted = 0;
     s->error = 0;

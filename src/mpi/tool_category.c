@@ -20,6 +20,7 @@ static const struct category cats[] = {
     {"skiff_tcp", "the tcp transport: bytes through its connections (ranks on other nodes, or all with "
                   "SKIFF_TRANSPORTS=tcp)"},
     {"skiff_shm", "the shared-memory transport: fast box bytes and queue cells between ranks of this node"},
+    {"skiff_collectives", "which way collectives ran: message schedules, shared-memory shortcuts, node-aware"},
 };
 #define NCATS ((int)(sizeof cats / sizeof cats[0]))
 

@@ -21,7 +21,7 @@
 #define SESSION_MAGIC 0x70736573u /* "pses" */
 #define PVAR_MAGIC 0x70766172u    /* "pvar" */
 
-enum { CAT_PT2PT = 2, CAT_MATCHING = 3, CAT_RUNTIME = 4, CAT_TCP = 5, CAT_SHM = 6 }; /* tool_category.c's order */
+enum { CAT_PT2PT = 2, CAT_MATCHING = 3, CAT_RUNTIME = 4, CAT_TCP = 5, CAT_SHM = 6, CAT_COLL = 7 }; /* tool_category.c */
 
 struct pvar {
     const char *name, *desc;
@@ -45,6 +45,10 @@ COUNTER(rndv_pulls)
 COUNTER(unexp_msgs)
 COUNTER(unexp_hwm)
 COUNTER(tcp_recv_bytes)
+COUNTER(coll_scheds)
+COUNTER(coll_node_barriers)
+COUNTER(coll_shm_allreduces)
+COUNTER(coll_hier)
 
 static unsigned long long now_tcp_sent_bytes(void)
 {
@@ -109,6 +113,14 @@ static const struct pvar pvars[] = {
      "of pipelined copies)", MPI_T_PVAR_CLASS_COUNTER, CAT_SHM, 0, now_shm_cells_sent},
     {"skiff_shm_cells_recv", "shared-memory queue cells received", MPI_T_PVAR_CLASS_COUNTER, CAT_SHM, 0,
      now_shm_cells_recv},
+    {"skiff_coll_scheds", "collectives run as message schedules (blocking, nonblocking, persistent starts)",
+     MPI_T_PVAR_CLASS_COUNTER, CAT_COLL, 0, now_coll_scheds},
+    {"skiff_coll_node_barriers", "barriers of the whole job on one node, through a shared counter (no messages)",
+     MPI_T_PVAR_CLASS_COUNTER, CAT_COLL, 0, now_coll_node_barriers},
+    {"skiff_coll_shm_allreduces", "allreduces through shared slots (small messages, the whole job on one node)",
+     MPI_T_PVAR_CLASS_COUNTER, CAT_COLL, 0, now_coll_shm_allreduces},
+    {"skiff_coll_hier", "node-aware barriers, broadcasts and allreduces (communicators spanning nodes)",
+     MPI_T_PVAR_CLASS_COUNTER, CAT_COLL, 0, now_coll_hier},
 };
 #define NPVARS ((int)(sizeof pvars / sizeof pvars[0]))
 

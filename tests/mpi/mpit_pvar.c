@@ -232,6 +232,28 @@ static void skiff_unexpected(MPI_T_pvar_session s)
     CHECK_MPI(MPI_T_pvar_handle_free(s, &hwm));
 }
 
+/* Collectives show which way they ran: a barrier of the whole job on one node takes the shared counter,
+ * a nonblocking one a message schedule (even alone: a schedule of no steps). */
+static void skiff_collectives(MPI_T_pvar_session s)
+{
+    MPI_T_pvar_handle sched = handle_for(s, "skiff_coll_scheds", MPI_T_PVAR_CLASS_COUNTER);
+    MPI_T_pvar_handle node = handle_for(s, "skiff_coll_node_barriers", MPI_T_PVAR_CLASS_COUNTER);
+    MPI_T_pvar_start(s, MPI_T_PVAR_ALL_HANDLES);
+    MPI_Request req;
+    for (int k = 0; k < 3; k++) {
+        CHECK_MPI(MPI_Ibarrier(MPI_COMM_WORLD, &req));
+        CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    }
+    MPI_T_pvar_stop(s, MPI_T_PVAR_ALL_HANDLES);
+    CHECK_GE(3, readv(s, sched));
+    const char *tr = getenv("SKIFF_TRANSPORTS");
+    if (!tr && tu_size() >= 2 && tu_size() <= 4) /* one node, shared memory */
+        CHECK_EQ(3, readv(s, node));
+    CHECK_MPI(MPI_T_pvar_handle_free(s, &sched));
+    CHECK_MPI(MPI_T_pvar_handle_free(s, &node));
+}
+
 static void skiff_thread_level(MPI_T_pvar_session s)
 {
     int provided, level = -1;
@@ -275,6 +297,7 @@ int main(int argc, char **argv)
         skiff_tcp(s);
         if (tu_size() >= 2)
             skiff_unexpected(s);
+        skiff_collectives(s);
         skiff_thread_level(s);
         CHECK_MPI(MPI_T_pvar_session_free(&s));
     }

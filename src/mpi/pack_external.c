@@ -20,7 +20,7 @@ static int check_datarep(const char *datarep)
 struct ext_args {
     const char *datarep;
     const void *typed;
-    int count;
+    MPI_Count count;
     MPI_Datatype dt;
     const void *packed;
     MPI_Aint size;
@@ -40,8 +40,8 @@ static int check_room(const struct ext_args *a, size_t bytes)
     if (pos < 0 || pos > a->size)
         return skiff_err(MPI_ERR_ARG, "position %td is outside the %td-byte %s", pos, a->size, name);
     if (bytes > (size_t)(a->size - pos))
-        return skiff_err(MPI_ERR_TRUNCATE, "%d elements are %zu external32 bytes, but only %td of the %td-byte %s "
-                         "are left", a->count, bytes, a->size - pos, a->size, name);
+        return skiff_err(MPI_ERR_TRUNCATE, "%lld elements are %zu external32 bytes, but only %td of the %td-byte %s "
+                         "are left", (long long)a->count, bytes, a->size - pos, a->size, name);
     if (bytes && !a->packed)
         return skiff_err(MPI_ERR_BUFFER, "%s is NULL", name);
     return MPI_SUCCESS;
@@ -58,12 +58,16 @@ static int check_ext(const struct ext_args *a, const struct skiff_type **t, size
     return check_room(a, *bytes);
 }
 
-int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
-                       MPI_Aint outsize, MPI_Aint *position)
+/* The bodies of the three calls, shared with their large-count (_c) twins; large says which was called. The
+ * _c calls' MPI_Count sizes and positions travel as MPI_Aint, which is as wide (asserted below). */
+_Static_assert(sizeof(MPI_Aint) == sizeof(MPI_Count), "external32 sizes and positions fit MPI_Aint");
+
+static int pack_external(int large, const char datarep[], const void *inbuf, MPI_Count incount,
+                         MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position)
 {
     const struct skiff_type *t = NULL;
     size_t bytes = 0;
-    SKIFF_ENTER(MPI_Pack_external);
+    SKIFF_ENTER_TWIN(MPI_Pack_external, large);
     struct ext_args a = {datarep, inbuf, incount, datatype, outbuf, outsize, position, 0};
     int rc = check_ext(&a, &t, &bytes);
     if (!rc && bytes)
@@ -73,14 +77,27 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI
     *position += (MPI_Aint)bytes;
     return MPI_SUCCESS;
 }
+
+int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
+                       MPI_Aint outsize, MPI_Aint *position)
+{
+    return pack_external(0, datarep, inbuf, incount, datatype, outbuf, outsize, position);
+}
 SKIFF_ALIAS(MPI_Pack_external)
 
-int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf,
-                         int outcount, MPI_Datatype datatype)
+int PMPI_Pack_external_c(const char datarep[], const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+                         void *outbuf, MPI_Count outsize, MPI_Count *position)
+{
+    return pack_external(1, datarep, inbuf, incount, datatype, outbuf, (MPI_Aint)outsize, (MPI_Aint *)position);
+}
+SKIFF_ALIAS(MPI_Pack_external_c)
+
+static int unpack_external(int large, const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
+                           void *outbuf, MPI_Count outcount, MPI_Datatype datatype)
 {
     const struct skiff_type *t = NULL;
     size_t bytes = 0;
-    SKIFF_ENTER(MPI_Unpack_external);
+    SKIFF_ENTER_TWIN(MPI_Unpack_external, large);
     struct ext_args a = {datarep, outbuf, outcount, datatype, inbuf, insize, position, 1};
     int rc = check_ext(&a, &t, &bytes);
     if (!rc && bytes)
@@ -90,14 +107,28 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
     *position += (MPI_Aint)bytes;
     return MPI_SUCCESS;
 }
+
+int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf,
+                         int outcount, MPI_Datatype datatype)
+{
+    return unpack_external(0, datarep, inbuf, insize, position, outbuf, outcount, datatype);
+}
 SKIFF_ALIAS(MPI_Unpack_external)
 
+int PMPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize, MPI_Count *position,
+                           void *outbuf, MPI_Count outcount, MPI_Datatype datatype)
+{
+    return unpack_external(1, datarep, inbuf, (MPI_Aint)insize, (MPI_Aint *)position, outbuf, outcount, datatype);
+}
+SKIFF_ALIAS(MPI_Unpack_external_c)
+
 /* Exact, not an upper bound: external32 has no header. */
-int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size)
+static int pack_external_size(int large, const char datarep[], MPI_Count incount, MPI_Datatype datatype,
+                              MPI_Aint *size)
 {
     const struct skiff_type *t = NULL;
     size_t bytes = 0;
-    SKIFF_ENTER(MPI_Pack_external_size);
+    SKIFF_ENTER_TWIN(MPI_Pack_external_size, large);
     int rc;
     if ((rc = check_datarep(datarep)) || (rc = skiff_check_count(incount)) ||
         (rc = skiff_check_dtype(datatype, 0, &t)) || (rc = skiff_check_ptr(size, "size")) ||
@@ -106,4 +137,15 @@ int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype data
     *size = (MPI_Aint)bytes;
     return MPI_SUCCESS;
 }
+
+int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size)
+{
+    return pack_external_size(0, datarep, incount, datatype, size);
+}
 SKIFF_ALIAS(MPI_Pack_external_size)
+
+int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datatype datatype, MPI_Count *size)
+{
+    return pack_external_size(1, datarep, incount, datatype, (MPI_Aint *)size);
+}
+SKIFF_ALIAS(MPI_Pack_external_size_c)

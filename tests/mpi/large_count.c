@@ -403,6 +403,50 @@ static void type_queries(void)
     CHECK_MPI(MPI_Type_free(&v));
 }
 
+/* Packing, native and external32: the same bytes and positions as the int forms. */
+static void pack_forms(void)
+{
+    MPI_Datatype v;
+    CHECK_MPI(MPI_Type_vector(3, 2, 5, MPI_INT, &v));
+    CHECK_MPI(MPI_Type_commit(&v));
+    int src[24], back_c[24] = {0}, back[24] = {0}; /* 2 elements: extent 12 ints each */
+    fill(src, 24, rank, 90);
+    char p_c[256], p[256];
+    int isz, ipos = 0;
+    MPI_Count csz, cpos = 0;
+    CHECK_MPI(MPI_Pack_size(2, v, MPI_COMM_WORLD, &isz));
+    CHECK_MPI(MPI_Pack_size_c(2, v, MPI_COMM_WORLD, &csz));
+    CHECK_EQ(isz, csz);
+    CHECK_MPI(MPI_Pack(src, 2, v, p, (int)sizeof p, &ipos, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Pack_c(src, 2, v, p_c, (MPI_Count)sizeof p_c, &cpos, MPI_COMM_WORLD));
+    CHECK_EQ(ipos, cpos);
+    CHECK(memcmp(p, p_c, (size_t)ipos) == 0);
+    ipos = 0;
+    cpos = 0;
+    CHECK_MPI(MPI_Unpack(p, isz, &ipos, back, 2, v, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Unpack_c(p_c, csz, &cpos, back_c, 2, v, MPI_COMM_WORLD));
+    CHECK_EQ(ipos, cpos);
+    same(back_c, back, 24, "Unpack_c");
+    MPI_Aint asz, apos = 0;
+    CHECK_MPI(MPI_Pack_external_size("external32", 2, v, &asz));
+    CHECK_MPI(MPI_Pack_external_size_c("external32", 2, v, &csz));
+    CHECK_EQ(asz, csz);
+    cpos = 0;
+    CHECK_MPI(MPI_Pack_external("external32", src, 2, v, p, (MPI_Aint)sizeof p, &apos));
+    CHECK_MPI(MPI_Pack_external_c("external32", src, 2, v, p_c, (MPI_Count)sizeof p_c, &cpos));
+    CHECK_EQ(apos, cpos);
+    CHECK(memcmp(p, p_c, (size_t)apos) == 0);
+    apos = 0;
+    cpos = 0;
+    memset(back, 0, sizeof back);
+    memset(back_c, 0, sizeof back_c);
+    CHECK_MPI(MPI_Unpack_external("external32", p, asz, &apos, back, 2, v));
+    CHECK_MPI(MPI_Unpack_external_c("external32", p_c, csz, &cpos, back_c, 2, v));
+    CHECK_EQ(apos, cpos);
+    same(back_c, back, 24, "Unpack_external_c");
+    CHECK_MPI(MPI_Type_free(&v));
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -429,6 +473,7 @@ int main(int argc, char **argv)
     persistent_colls();
     neighbors();
     type_queries();
+    pack_forms();
     if (rank == 0)
         printf("large_count: the _c calls agree with their int forms at np %d\n", size);
     MPI_Finalize();

@@ -8,9 +8,12 @@
 # oversubscribed with each library's oversubscription settings.
 # With -m persist: pt2pt.c --persist, the 8-byte ping-pong with Isend/Irecv
 # ("ilat") and with persistent requests ("plat"), pinned as in pt2pt mode.
+# With -m match: pt2pt.c --match, matching against 16, 256 and 4096 posted
+# receives with distinct tags, per message, on a plain communicator ("mlat")
+# and on one asserting mpi_assert_no_any_tag ("alat"); pinned as in pt2pt mode.
 #
-# Usage: bench/compare.sh [-m pt2pt|coll|persist] [-r ROUNDS] [-q] [-l LIBS] [-n NPS]
-#   -m MODE    pt2pt (default), coll or persist
+# Usage: bench/compare.sh [-m pt2pt|coll|persist|match] [-r ROUNDS] [-q] [-l LIBS] [-n NPS]
+#   -m MODE    pt2pt (default), coll, persist or match
 #   -r ROUNDS  interleaved rounds (default 5)
 #   -q         pass --quick to the benchmark (short runs, for checking the script)
 #   -l LIBS    comma list from skiff,mpich,ompi (default all three)
@@ -81,7 +84,8 @@ parse_args() {
     [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "-r wants a positive integer"
     local l n
     for l in $LIBS; do [[ " $ALL_LIBS " == *" $l "* ]] || die "unknown library '$l'"; done
-    [[ "$MODE" == pt2pt || "$MODE" == coll || "$MODE" == persist ]] || die "-m wants pt2pt, coll or persist"
+    [[ "$MODE" == pt2pt || "$MODE" == coll || "$MODE" == persist || "$MODE" == match ]] ||
+        die "-m wants pt2pt, coll, persist or match"
     for n in $NPS; do [[ "$n" =~ ^[1-9][0-9]*$ ]] || die "-n wants positive rank counts"; done
     if [[ "$MODE" == coll && -z "$RUN_TIMEOUT_SET" ]]; then
         if [[ -n "$QUICK" ]]; then RUN_TIMEOUT=60; else RUN_TIMEOUT=150; fi
@@ -182,9 +186,10 @@ run_one() {
     # shellcheck disable=SC2086
     local persist=""
     [[ "$MODE" == persist ]] && persist="--persist"
+    [[ "$MODE" == match ]] && persist="--match"
     # shellcheck disable=SC2086
     if launch "$lib" "$BUILD/pt2pt-$lib" $QUICK $persist >"$raw" 2>"$raw.err"; then
-        awk -v lib="$lib" -v r="$round" '($1=="lat"||$1=="bw"||$1=="ilat"||$1=="plat") && NF==3 {
+        awk -v lib="$lib" -v r="$round" '($1=="lat"||$1=="bw"||$1=="ilat"||$1=="plat"||$1=="mlat"||$1=="alat") && NF==3 {
             print lib "\t" r "\t" $1 "\t" $2 "\t" $3 }' "$raw" >>"$RUN_DIR/results.tsv"
         log "  round $round $lib: ok"
     else
@@ -233,13 +238,15 @@ def stats(metric, xs):
 w = 16
 print("lat = half round trip, usec (lower is better); bw = GB/s, 1e9 B/s (higher is better)")
 print("ilat/plat = half round trip with Isend/Irecv / with persistent requests (-m persist)")
+print("mlat/alat = usec per message matched among <size> posted receives, plain / mpi_assert_no_any_tag (-m match)")
 print("cells = best/median over rounds (best = min latency, max bandwidth)")
 print("ratio = skiff median / best peer median:  lat <1 => skiff faster;  bw >1 => skiff faster")
 hdr = f"{'metric':<6} {'size':>8}  " + "".join(
     f"{l + ('*' if bound.get(l) == 'unverified' else ''):>{w}}" for l in libs)
 print(hdr + f"  {'skiff/best':>10} {'(peer)':<7}")
 for metric, size in keys:
-    row, med = f"{metric:<6} {human(size):>8}  ", {}
+    label = str(size) if metric in ("mlat", "alat") else human(size)  # a queue depth, not bytes
+    row, med = f"{metric:<6} {label:>8}  ", {}
     for l in libs:
         xs = vals.get((metric, size, l))
         if not xs:

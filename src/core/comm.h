@@ -36,8 +36,8 @@ struct skiff_comm {
     struct skiff_comm *node_comm, *leader_comm;
 };
 
-/* The MPI-4 info assertions a communicator can carry. Stored and reported (MPI_Comm_get_info); matching
- * does not use them yet. */
+/* The MPI-4 info assertions a communicator can carry, stored and reported (MPI_Comm_get_info). Matching
+ * uses NO_ANY_TAG (core/match.c: posted receives in buckets by tag); the others change nothing yet. */
 enum skiff_hint {
     SKIFF_HINT_NO_ANY_TAG = 1u << 0,
     SKIFF_HINT_NO_ANY_SOURCE = 1u << 1,

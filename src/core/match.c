@@ -1,44 +1,87 @@
 #include "core/match.h"
+#include "core/comm.h"
 #include "core/stats.h"
 
 #include <stdlib.h>
 
-static struct {
+/* Posted receives: one list in posting order, except on communicators that assert mpi_assert_no_any_tag,
+ * whose receives go to a bucket chosen by (context, tag). No receive there can match another tag, so the
+ * oldest match in the bucket is the oldest match of all, and a message finds it without walking past the
+ * receives for other tags: a rank with thousands of receives posted with distinct tags (a halo exchange
+ * posting all its receives first) matches each arrival in constant time, not in a walk of the list. */
+struct plist {
     struct skiff_request *head, *tail;
-} posted;
+};
 
-static struct {
-    struct skiff_unexp *head, *tail;
-    int count;
-} unexp;
+static struct plist posted;
 
-void skiff_posted_add(struct skiff_request *r)
+#define NBUCKETS 256
+static struct plist bucket[NBUCKETS];
+static int nbucketed; /* receives in buckets: 0 keeps the arrival path to one test */
+
+static inline struct plist *bucket_of(uint32_t ctx, int tag)
 {
-    r->next = NULL;
-    r->prev = posted.tail;
-    if (posted.tail)
-        posted.tail->next = r;
-    else
-        posted.head = r;
-    posted.tail = r;
+    return &bucket[(ctx * 0x9E3779B1u ^ (uint32_t)tag * 0x85EBCA6Bu) >> 24];
 }
 
-void skiff_posted_remove(struct skiff_request *r)
+/* The assertion is read when the receive is posted; a wildcard receive (erroneous under it) stays in the
+ * one list. Only the communicator's own point-to-point context: collectives and partitioned traffic
+ * use others. */
+static inline int wants_bucket(const struct skiff_request *r)
+{
+    const struct skiff_comm *c = r->comm;
+    return c && (c->hints & SKIFF_HINT_NO_ANY_TAG) && r->ctx == c->ctx && r->tag != MPI_ANY_TAG;
+}
+
+static void list_append(struct plist *l, struct skiff_request *r)
+{
+    r->next = NULL;
+    r->prev = l->tail;
+    if (l->tail)
+        l->tail->next = r;
+    else
+        l->head = r;
+    l->tail = r;
+}
+
+static void list_unlink(struct plist *l, struct skiff_request *r)
 {
     if (r->prev)
         r->prev->next = r->next;
     else
-        posted.head = r->next;
+        l->head = r->next;
     if (r->next)
         r->next->prev = r->prev;
     else
-        posted.tail = r->prev;
+        l->tail = r->prev;
     r->next = r->prev = NULL;
 }
 
-struct skiff_request *skiff_posted_take(uint32_t ctx, int src, int tag)
+void skiff_posted_add(struct skiff_request *r)
 {
-    for (struct skiff_request *r = posted.head; r; r = r->next) {
+    r->bucketed = (uint8_t)wants_bucket(r);
+    if (SKIFF_UNLIKELY(r->bucketed)) {
+        list_append(bucket_of(r->ctx, r->tag), r);
+        nbucketed++;
+        return;
+    }
+    list_append(&posted, r);
+}
+
+void skiff_posted_remove(struct skiff_request *r)
+{
+    if (SKIFF_UNLIKELY(r->bucketed)) {
+        list_unlink(bucket_of(r->ctx, r->tag), r);
+        r->bucketed = 0;
+        nbucketed--;
+        return;
+    }
+    list_unlink(&posted, r);
+}
+
+static struct skiff_request *take_from(struct plist *l, uint32_t ctx, int src, int tag)
+{
+    for (struct skiff_request *r = l->head; r; r = r->next) {
         if (skiff_match(ctx, src, tag, r->ctx, r->peer, r->tag)) {
             skiff_posted_remove(r);
             return r;
@@ -46,6 +89,21 @@ struct skiff_request *skiff_posted_take(uint32_t ctx, int src, int tag)
     }
     return NULL;
 }
+
+struct skiff_request *skiff_posted_take(uint32_t ctx, int src, int tag)
+{
+    if (SKIFF_UNLIKELY(nbucketed)) {
+        struct skiff_request *r = take_from(bucket_of(ctx, tag), ctx, src, tag);
+        if (r)
+            return r;
+    }
+    return take_from(&posted, ctx, src, tag);
+}
+
+static struct {
+    struct skiff_unexp *head, *tail;
+    int count;
+} unexp;
 
 void skiff_unexp_add(struct skiff_unexp *u)
 {
@@ -114,4 +172,7 @@ void skiff_match_finalize(void)
     unexp.tail = NULL;
     unexp.count = 0;
     posted.head = posted.tail = NULL;
+    for (int i = 0; i < NBUCKETS; i++)
+        bucket[i].head = bucket[i].tail = NULL;
+    nbucketed = 0;
 }

@@ -37,7 +37,8 @@ struct skiff_comm {
 };
 
 /* The MPI-4 info assertions a communicator can carry, stored and reported (MPI_Comm_get_info). Matching
- * uses NO_ANY_TAG (core/match.c: posted receives in buckets by tag); the others change nothing yet. */
+ * uses NO_ANY_TAG and NO_ANY_SOURCE (core/match.c: posted receives in buckets by tag or source); the
+ * other two change nothing. */
 enum skiff_hint {
     SKIFF_HINT_NO_ANY_TAG = 1u << 0,
     SKIFF_HINT_NO_ANY_SOURCE = 1u << 1,

@@ -5,10 +5,12 @@
 #include <stdlib.h>
 
 /* Posted receives: one list in posting order, except on communicators that assert mpi_assert_no_any_tag,
- * whose receives go to a bucket chosen by (context, tag). No receive there can match another tag, so the
- * oldest match in the bucket is the oldest match of all, and a message finds it without walking past the
- * receives for other tags: a rank with thousands of receives posted with distinct tags (a halo exchange
- * posting all its receives first) matches each arrival in constant time, not in a walk of the list. */
+ * whose receives go to a bucket chosen by (context, tag), or (failing that) mpi_assert_no_any_source,
+ * whose receives go to a bucket chosen by (context, source). No receive there can match another tag (or
+ * source), so the oldest match in the bucket is the oldest match of all, and a message finds it without
+ * walking past the receives for other tags or sources: a rank with thousands of receives posted with
+ * distinct tags (a halo exchange posting all its receives first) matches each arrival in constant time,
+ * not in a walk of the list. */
 struct plist {
     struct skiff_request *head, *tail;
 };
@@ -16,21 +18,33 @@ struct plist {
 static struct plist posted;
 
 #define NBUCKETS 256
-static struct plist bucket[NBUCKETS];
+enum { BY_TAG = 1, BY_SOURCE = 2 }; /* request->bucketed */
+static struct plist by_tag[NBUCKETS], by_source[NBUCKETS];
 static int nbucketed; /* receives in buckets: 0 keeps the arrival path to one test */
 
-static inline struct plist *bucket_of(uint32_t ctx, int tag)
+static inline unsigned hash(uint32_t ctx, int key)
 {
-    return &bucket[(ctx * 0x9E3779B1u ^ (uint32_t)tag * 0x85EBCA6Bu) >> 24];
+    return (ctx * 0x9E3779B1u ^ (uint32_t)key * 0x85EBCA6Bu) >> 24;
 }
 
-/* The assertion is read when the receive is posted; a wildcard receive (erroneous under it) stays in the
- * one list. Only the communicator's own point-to-point context: collectives and partitioned traffic
+static inline struct plist *bucket_of(int kind, uint32_t ctx, int src, int tag)
+{
+    return kind == BY_TAG ? &by_tag[hash(ctx, tag)] : &by_source[hash(ctx, src)];
+}
+
+/* The assertions are read when the receive is posted; a wildcard receive (erroneous under them) stays in
+ * the one list. Only the communicator's own point-to-point context: collectives and partitioned traffic
  * use others. */
 static inline int wants_bucket(const struct skiff_request *r)
 {
     const struct skiff_comm *c = r->comm;
-    return c && (c->hints & SKIFF_HINT_NO_ANY_TAG) && r->ctx == c->ctx && r->tag != MPI_ANY_TAG;
+    if (!c || !(c->hints & (SKIFF_HINT_NO_ANY_TAG | SKIFF_HINT_NO_ANY_SOURCE)) || r->ctx != c->ctx)
+        return 0;
+    if ((c->hints & SKIFF_HINT_NO_ANY_TAG) && r->tag != MPI_ANY_TAG)
+        return BY_TAG;
+    if ((c->hints & SKIFF_HINT_NO_ANY_SOURCE) && r->peer != MPI_ANY_SOURCE)
+        return BY_SOURCE;
+    return 0;
 }
 
 static void list_append(struct plist *l, struct skiff_request *r)
@@ -61,7 +75,7 @@ void skiff_posted_add(struct skiff_request *r)
 {
     r->bucketed = (uint8_t)wants_bucket(r);
     if (SKIFF_UNLIKELY(r->bucketed)) {
-        list_append(bucket_of(r->ctx, r->tag), r);
+        list_append(bucket_of(r->bucketed, r->ctx, r->peer, r->tag), r);
         nbucketed++;
         return;
     }
@@ -71,7 +85,7 @@ void skiff_posted_add(struct skiff_request *r)
 void skiff_posted_remove(struct skiff_request *r)
 {
     if (SKIFF_UNLIKELY(r->bucketed)) {
-        list_unlink(bucket_of(r->ctx, r->tag), r);
+        list_unlink(bucket_of(r->bucketed, r->ctx, r->peer, r->tag), r);
         r->bucketed = 0;
         nbucketed--;
         return;
@@ -92,9 +106,11 @@ static struct skiff_request *take_from(struct plist *l, uint32_t ctx, int src, i
 
 struct skiff_request *skiff_posted_take(uint32_t ctx, int src, int tag)
 {
+    /* A context's receives are all in one place (its communicator's assertions decide where), so the
+     * first match found in any of the three is the oldest. */
     if (SKIFF_UNLIKELY(nbucketed)) {
-        struct skiff_request *r = take_from(bucket_of(ctx, tag), ctx, src, tag);
-        if (r)
+        struct skiff_request *r = take_from(bucket_of(BY_TAG, ctx, src, tag), ctx, src, tag);
+        if (r || (r = take_from(bucket_of(BY_SOURCE, ctx, src, tag), ctx, src, tag)))
             return r;
     }
     return take_from(&posted, ctx, src, tag);
@@ -172,7 +188,9 @@ void skiff_match_finalize(void)
     unexp.tail = NULL;
     unexp.count = 0;
     posted.head = posted.tail = NULL;
-    for (int i = 0; i < NBUCKETS; i++)
-        bucket[i].head = bucket[i].tail = NULL;
+    for (int i = 0; i < NBUCKETS; i++) {
+        by_tag[i].head = by_tag[i].tail = NULL;
+        by_source[i].head = by_source[i].tail = NULL;
+    }
     nbucketed = 0;
 }

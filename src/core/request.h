@@ -48,7 +48,7 @@ struct skiff_request {
     uint8_t cancelled;
     uint8_t listed;    /* seen earlier in the array a Wait/Test call is checking (duplicates) */
     uint8_t withdrawn; /* send: MPI_Finalize asked the receiver to drop it if still unmatched */
-    uint8_t bucketed;  /* posted receive: kept in its tag's bucket (core/match.c), not in the one list */
+    uint8_t bucketed;  /* posted receive: kept in a bucket by tag or source (core/match.c), not in the one list */
     struct skiff_comm *comm;
     int peer;          /* rank in comm, or MPI_ANY_SOURCE */
     int world_peer;    /* job rank of the peer once known */

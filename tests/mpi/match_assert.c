@@ -1,7 +1,9 @@
 /* Matching on a communicator that asserts mpi_assert_no_any_tag (skiff keeps its posted receives in
  * buckets by tag): many receives posted with distinct tags, and several with one tag, take the right
  * messages in MPI's order however the messages arrive; a cancelled receive leaves its bucket; traffic on a
- * plain duplicate with the same tags stays apart. Every rank sends to every other (and itself). */
+ * plain duplicate with the same tags stays apart. On one that asserts only mpi_assert_no_any_source
+ * (buckets by source), MPI_ANY_TAG receives take each sender's messages in the order sent. Every rank
+ * sends to every other (and itself). */
 #include "testutil.h"
 
 #include <mpi.h>
@@ -19,11 +21,11 @@ static int value(int src, int tag, int k)
     return src * 1000003 + tag * 7 + k;
 }
 
-static MPI_Comm asserting_dup(void)
+static MPI_Comm asserting_dup(int no_any_tag)
 {
     MPI_Info info;
     MPI_Info_create(&info);
-    MPI_Info_set(info, "mpi_assert_no_any_tag", "true");
+    MPI_Info_set(info, "mpi_assert_no_any_tag", no_any_tag ? "true" : "false");
     MPI_Info_set(info, "mpi_assert_no_any_source", "true");
     MPI_Comm c;
     CHECK_MPI(MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &c));
@@ -96,16 +98,47 @@ static void exchange(MPI_Comm fast, MPI_Comm plain)
     free(rq);
 }
 
+/* Only mpi_assert_no_any_source: wildcard-tag receives per sender, messages with changing tags. */
+static void any_tag_in_order(MPI_Comm c)
+{
+    int n = size * NSAME, *got = tu_malloc(sizeof(int) * (size_t)n);
+    MPI_Request *rq = tu_malloc(sizeof(MPI_Request) * (size_t)n);
+    MPI_Status *st = tu_malloc(sizeof(MPI_Status) * (size_t)n);
+    for (int src = 0; src < size; src++)
+        for (int k = 0; k < NSAME; k++)
+            MPI_Irecv(&got[src * NSAME + k], 1, MPI_INT, src, MPI_ANY_TAG, c, &rq[src * NSAME + k]);
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int d = 0; d < size; d++)
+        for (int k = 0; k < NSAME; k++) {
+            int v = value(rank, 50 + 3 * k, k);
+            MPI_Send(&v, 1, MPI_INT, (rank + d) % size, 50 + 3 * k, c);
+        }
+    CHECK_MPI(MPI_Waitall(n, rq, st));
+    for (int src = 0; src < size; src++)
+        for (int k = 0; k < NSAME; k++) {
+            int i = src * NSAME + k;
+            CHECK_MSG(got[i] == value(src, 50 + 3 * k, k) && st[i].MPI_TAG == 50 + 3 * k,
+                      "from %d, ANY_TAG receive %d got %d with tag %d (order?)", src, k, got[i], st[i].MPI_TAG);
+        }
+    free(got);
+    free(rq);
+    free(st);
+}
+
 int main(int argc, char **argv)
 {
     tu_init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm fast = asserting_dup(), plain;
+    MPI_Comm fast = asserting_dup(1), by_source = asserting_dup(0), plain;
     MPI_Comm_dup(MPI_COMM_WORLD, &plain);
-    for (int round = 0; round < 2; round++)
+    for (int round = 0; round < 2; round++) {
         exchange(fast, plain);
+        exchange(by_source, plain);
+        any_tag_in_order(by_source);
+    }
     MPI_Comm_free(&fast);
+    MPI_Comm_free(&by_source);
     MPI_Comm_free(&plain);
     return tu_finish("match_assert");
 }

@@ -42,10 +42,11 @@ static void contents_unref(struct skiff_type_contents *c)
     free(c->ints);
     free(c->addrs);
     free(c->types);
+    free(c->lcounts);
     free(c);
 }
 
-static struct skiff_type_contents *contents_new(const struct skiff_type_record *r)
+static struct skiff_type_contents *contents_new(const struct skiff_type_record *r, int nl)
 {
     int ni = 0;
     for (int i = 0; i < 8; i++)
@@ -53,11 +54,13 @@ static struct skiff_type_contents *contents_new(const struct skiff_type_record *
     struct skiff_type_contents *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
-    *c = (struct skiff_type_contents){.refs = 1, .combiner = r->combiner, .ni = ni, .na = r->na, .nd = r->nd};
+    *c = (struct skiff_type_contents){
+        .refs = 1, .combiner = r->combiner, .ni = ni, .na = r->na, .nd = r->nd, .nl = nl};
     c->ints = malloc(sizeof *c->ints * (size_t)(ni ? ni : 1));
     c->addrs = malloc(sizeof *c->addrs * (size_t)(r->na ? r->na : 1));
     c->types = malloc(sizeof *c->types * (size_t)(r->nd ? r->nd : 1));
-    if (!c->ints || !c->addrs || !c->types) {
+    c->lcounts = malloc(sizeof *c->lcounts * (size_t)(nl ? nl : 1));
+    if (!c->ints || !c->addrs || !c->types || !c->lcounts) {
         c->nd = 0;
         contents_unref(c);
         return NULL;
@@ -75,6 +78,7 @@ static void contents_fill(struct skiff_type_contents *c, const struct skiff_type
         }
     if (r->na > 0)
         memcpy(c->addrs, r->addrs, sizeof *c->addrs * (size_t)r->na);
+
     for (int i = 0; i < r->nd; i++) {
         const struct skiff_type *t = skiff_type_get(r->types[i]);
         c->types[i] = (struct skiff_type_sub){r->types[i], t};
@@ -95,13 +99,21 @@ static int attach(const struct skiff_type *t, struct skiff_type_contents *c)
     return MPI_SUCCESS;
 }
 
-int skiff_type_record(const struct skiff_type *t, const struct skiff_type_record *r)
+int skiff_type_record_large(const struct skiff_type *t, const struct skiff_type_record *r, const MPI_Count *lcounts,
+                            int nl)
 {
-    struct skiff_type_contents *c = contents_new(r);
+    struct skiff_type_contents *c = contents_new(r, nl);
     if (!c)
         return skiff_err(MPI_ERR_NO_MEM, "out of memory recording how a datatype was made");
     contents_fill(c, r);
+    if (nl > 0)
+        memcpy(c->lcounts, lcounts, sizeof *c->lcounts * (size_t)nl);
     return attach(t, c);
+}
+
+int skiff_type_record(const struct skiff_type *t, const struct skiff_type_record *r)
+{
+    return skiff_type_record_large(t, r, NULL, 0);
 }
 
 int skiff_type_combiner(const struct skiff_type *t)

@@ -24,6 +24,8 @@ struct skiff_type_contents {
     int *ints;
     MPI_Aint *addrs;
     struct skiff_type_sub *types;
+    int nl;             /* large counts: made by a large-count (_c) constructor when nl > 0 */
+    MPI_Count *lcounts;
 };
 
 struct skiff_type_extra {
@@ -56,6 +58,9 @@ MPI_Datatype skiff_type_user_handle(const struct skiff_type *t);
 
 /* Records how t was made; an MPI error code (out of memory). The types must be live. */
 int skiff_type_record(const struct skiff_type *t, const struct skiff_type_record *r);
+/* The same for a large-count (_c) constructor, whose counts and displacements are the nl lcounts. */
+int skiff_type_record_large(const struct skiff_type *t, const struct skiff_type_record *r, const MPI_Count *lcounts,
+                            int nl);
 /* MPI_COMBINER_NAMED for predefined types; 0 for a derived one without a record. */
 int skiff_type_combiner(const struct skiff_type *t);
 /* Predefined, or made by MPI_Type_create_f90_*: never freed, and handed out as itself. */

@@ -19,6 +19,15 @@ static int get_contents_record(MPI_Datatype dt, const struct skiff_type **t, con
     return MPI_SUCCESS;
 }
 
+/* A type made by a large-count (_c) constructor decodes only through the _c calls (MPI-4.0 5.1.13). */
+static int not_large(const struct skiff_type_contents *c, const char *instead)
+{
+    if (!c || !c->nl)
+        return MPI_SUCCESS;
+    return skiff_err(MPI_ERR_TYPE, "the datatype was made by a large-count constructor (%d large counts): "
+                                   "decode it with %s", c->nl, instead);
+}
+
 int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes,
                            int *combiner)
 {
@@ -28,7 +37,8 @@ int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_ad
     int rc = get_contents_record(datatype, &t, &c);
     if (rc || (rc = skiff_check_ptr(num_integers, "num_integers")) ||
         (rc = skiff_check_ptr(num_addresses, "num_addresses")) ||
-        (rc = skiff_check_ptr(num_datatypes, "num_datatypes")) || (rc = skiff_check_ptr(combiner, "combiner")))
+        (rc = skiff_check_ptr(num_datatypes, "num_datatypes")) || (rc = skiff_check_ptr(combiner, "combiner")) ||
+        (rc = not_large(c, "MPI_Type_get_envelope_c")))
         return skiff_fail_world(rc);
     *num_integers = c ? c->ni : 0;
     *num_addresses = c ? c->na : 0;
@@ -95,15 +105,15 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
     const struct skiff_type_contents *c = NULL;
     SKIFF_ENTER(MPI_Type_get_contents);
     int rc = get_contents_record(datatype, &t, &c);
-    if (rc || (rc = check_contents(t, c, max_integers, max_addresses, max_datatypes, array_of_integers,
-                                   array_of_addresses, array_of_datatypes)))
+    if (rc || (rc = not_large(c, "MPI_Type_get_contents_c")) ||
+        (rc = check_contents(t, c, max_integers, max_addresses, max_datatypes, array_of_integers,
+                             array_of_addresses, array_of_datatypes)))
         return skiff_fail_world(rc);
     return skiff_fail_world(give_contents(c, array_of_integers, array_of_addresses, array_of_datatypes));
 }
 SKIFF_ALIAS(MPI_Type_get_contents)
 
-/* The MPI_Count forms (MPI-4.0). skiff has no large-count constructors, so no type has large counts: the
- * arrays are those of the int forms, and array_of_large_counts is never written. */
+/* The MPI_Count forms (MPI-4.0): also the large counts of the types the _c constructors made. */
 static int count_to_int(MPI_Count n, const char *name, int *out)
 {
     if (n < 0)
@@ -126,7 +136,7 @@ int PMPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI
         return skiff_fail_world(rc);
     *num_integers = c ? c->ni : 0;
     *num_addresses = c ? c->na : 0;
-    *num_large_counts = 0;
+    *num_large_counts = c ? c->nl : 0;
     *num_datatypes = c ? c->nd : 0;
     *combiner = c ? c->combiner : MPI_COMBINER_NAMED;
     return MPI_SUCCESS;
@@ -142,15 +152,16 @@ int PMPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_
     const struct skiff_type_contents *c = NULL;
     int mi = 0, ma = 0, ml = 0, md = 0;
     SKIFF_ENTER(MPI_Type_get_contents_c);
-    (void)array_of_large_counts; /* there are none to write (see above) */
     int rc = get_contents_record(datatype, &t, &c);
     if (rc || (rc = count_to_int(max_integers, "max_integers", &mi)) ||
         (rc = count_to_int(max_addresses, "max_addresses", &ma)) ||
         (rc = count_to_int(max_large_counts, "max_large_counts", &ml)) ||
         (rc = count_to_int(max_datatypes, "max_datatypes", &md)) ||
-        (rc = check_contents(t, c, mi, ma, md, array_of_integers, array_of_addresses, array_of_datatypes)))
+        (rc = check_contents(t, c, mi, ma, md, array_of_integers, array_of_addresses, array_of_datatypes)) ||
+        (rc = check_room(ml, c->nl, array_of_large_counts, "max_large_counts", "array_of_large_counts")))
         return skiff_fail_world(rc);
-    (void)ml; /* any number of large counts is room enough for none */
+    if (c->nl)
+        memcpy(array_of_large_counts, c->lcounts, sizeof *c->lcounts * (size_t)c->nl);
     return skiff_fail_world(give_contents(c, array_of_integers, array_of_addresses, array_of_datatypes));
 }
 SKIFF_ALIAS(MPI_Type_get_contents_c)

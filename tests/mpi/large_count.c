@@ -447,6 +447,132 @@ static void pack_forms(void)
     CHECK_MPI(MPI_Type_free(&v));
 }
 
+/* Two types must lay out the same data: same size, extent, true extent and packed bytes. */
+static void same_type(MPI_Datatype c, MPI_Datatype i, const char *what)
+{
+    CHECK_MPI(MPI_Type_commit(&c));
+    CHECK_MPI(MPI_Type_commit(&i));
+    MPI_Count sc, si, lc, li, ec, ei;
+    CHECK_MPI(MPI_Type_size_c(c, &sc));
+    CHECK_MPI(MPI_Type_size_c(i, &si));
+    CHECK_MSG(sc == si, "%s: size %lld, the int form's %lld", what, (long long)sc, (long long)si);
+    CHECK_MPI(MPI_Type_get_extent_c(c, &lc, &ec));
+    CHECK_MPI(MPI_Type_get_extent_c(i, &li, &ei));
+    CHECK_MSG(lc == li && ec == ei, "%s: lb/extent %lld/%lld, the int form's %lld/%lld", what, (long long)lc,
+              (long long)ec, (long long)li, (long long)ei);
+    static int src[256];
+    static char pc[1024], pi[1024];
+    for (int k = 0; k < 256; k++)
+        src[k] = k * 7 + 1;
+    int posc = 0, posi = 0;
+    CHECK_MPI(MPI_Pack(src + 64, 1, c, pc, (int)sizeof pc, &posc, MPI_COMM_SELF));
+    CHECK_MPI(MPI_Pack(src + 64, 1, i, pi, (int)sizeof pi, &posi, MPI_COMM_SELF));
+    CHECK_EQ(posi, posc);
+    CHECK_MSG(memcmp(pc, pi, (size_t)posi) == 0, "%s: packs other bytes than the int form", what);
+}
+
+#ifdef MPI_ABI_VERSION
+/* skiff records a _c constructor's arguments as large counts, which only the _c decoders give back. */
+static void check_large_envelope(MPI_Datatype t, int combiner, MPI_Count nl, const MPI_Count *want)
+{
+    MPI_Count ni, na, nc, nd;
+    int comb, i1, i2, i3;
+    CHECK_MPI(MPI_Type_get_envelope_c(t, &ni, &na, &nc, &nd, &comb));
+    CHECK_EQ(combiner, comb);
+    CHECK_EQ(0, ni);
+    CHECK_EQ(0, na);
+    CHECK_EQ(nl, nc);
+    MPI_Count got[16];
+    MPI_Datatype types[4];
+    CHECK_MPI(MPI_Type_get_contents_c(t, 0, 0, 16, 4, NULL, NULL, got, types));
+    for (MPI_Count k = 0; k < nl; k++)
+        CHECK_EQ(want[k], got[k]);
+    for (MPI_Count k = 0; k < nd; k++)
+        if (types[k] != MPI_INT)
+            CHECK_MPI(MPI_Type_free(&types[k]));
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int rc = MPI_Type_get_envelope(t, &i1, &i2, &i3, &comb);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    int cls = 0;
+    MPI_Error_class(rc, &cls);
+    CHECK_EQ(MPI_ERR_TYPE, cls);
+}
+#endif
+
+/* Each _c constructor against its int form. */
+static void constructors(void)
+{
+    MPI_Datatype c, i;
+    CHECK_MPI(MPI_Type_contiguous_c(5, MPI_INT, &c));
+    CHECK_MPI(MPI_Type_contiguous(5, MPI_INT, &i));
+#ifdef MPI_ABI_VERSION
+    check_large_envelope(c, MPI_COMBINER_CONTIGUOUS, 1, (const MPI_Count[]){5});
+#endif
+    same_type(c, i, "Type_contiguous_c");
+    CHECK_MPI(MPI_Type_free(&c));
+    CHECK_MPI(MPI_Type_free(&i));
+    CHECK_MPI(MPI_Type_vector_c(3, 2, 5, MPI_INT, &c));
+    CHECK_MPI(MPI_Type_vector(3, 2, 5, MPI_INT, &i));
+#ifdef MPI_ABI_VERSION
+    check_large_envelope(c, MPI_COMBINER_VECTOR, 3, (const MPI_Count[]){3, 2, 5});
+#endif
+    same_type(c, i, "Type_vector_c");
+    CHECK_MPI(MPI_Type_free(&c));
+    CHECK_MPI(MPI_Type_free(&i));
+    CHECK_MPI(MPI_Type_create_hvector_c(3, 2, 24, MPI_INT, &c));
+    CHECK_MPI(MPI_Type_create_hvector(3, 2, 24, MPI_INT, &i));
+    same_type(c, i, "Type_create_hvector_c");
+    CHECK_MPI(MPI_Type_free(&c));
+    CHECK_MPI(MPI_Type_free(&i));
+    const MPI_Count lc[3] = {2, 1, 3}, dc[3] = {0, 5, 9};
+    const int li[3] = {2, 1, 3}, di[3] = {0, 5, 9};
+    const MPI_Aint ha[3] = {0, 20, 36};
+    const MPI_Count hc[3] = {0, 20, 36};
+    CHECK_MPI(MPI_Type_indexed_c(3, lc, dc, MPI_INT, &c));
+    CHECK_MPI(MPI_Type_indexed(3, li, di, MPI_INT, &i));
+#ifdef MPI_ABI_VERSION
+    check_large_envelope(c, MPI_COMBINER_INDEXED, 7, (const MPI_Count[]){3, 2, 1, 3, 0, 5, 9});
+#endif
+    same_type(c, i, "Type_indexed_c");
+    CHECK_MPI(MPI_Type_free(&c));
+    CHECK_MPI(MPI_Type_free(&i));
+    CHECK_MPI(MPI_Type_create_hindexed_c(3, lc, hc, MPI_INT, &c));
+    CHECK_MPI(MPI_Type_create_hindexed(3, li, ha, MPI_INT, &i));
+    same_type(c, i, "Type_create_hindexed_c");
+    CHECK_MPI(MPI_Type_free(&c));
+    CHECK_MPI(MPI_Type_free(&i));
+    CHECK_MPI(MPI_Type_create_indexed_block_c(3, 2, dc, MPI_INT, &c));
+    CHECK_MPI(MPI_Type_create_indexed_block(3, 2, di, MPI_INT, &i));
+#ifdef MPI_ABI_VERSION
+    check_large_envelope(c, MPI_COMBINER_INDEXED_BLOCK, 5, (const MPI_Count[]){3, 2, 0, 5, 9});
+#endif
+    same_type(c, i, "Type_create_indexed_block_c");
+    CHECK_MPI(MPI_Type_free(&c));
+    CHECK_MPI(MPI_Type_free(&i));
+    CHECK_MPI(MPI_Type_create_hindexed_block_c(3, 2, hc, MPI_INT, &c));
+    CHECK_MPI(MPI_Type_create_hindexed_block(3, 2, ha, MPI_INT, &i));
+    same_type(c, i, "Type_create_hindexed_block_c");
+    CHECK_MPI(MPI_Type_free(&c));
+    CHECK_MPI(MPI_Type_free(&i));
+    const MPI_Datatype ts[3] = {MPI_INT, MPI_INT, MPI_INT};
+    CHECK_MPI(MPI_Type_create_struct_c(3, lc, hc, ts, &c));
+    CHECK_MPI(MPI_Type_create_struct(3, li, ha, ts, &i));
+#ifdef MPI_ABI_VERSION
+    check_large_envelope(c, MPI_COMBINER_STRUCT, 7, (const MPI_Count[]){3, 2, 1, 3, 0, 20, 36});
+#endif
+    same_type(c, i, "Type_create_struct_c");
+    CHECK_MPI(MPI_Type_free(&c));
+    CHECK_MPI(MPI_Type_free(&i));
+    CHECK_MPI(MPI_Type_create_resized_c(MPI_INT, -4, 16, &c));
+    CHECK_MPI(MPI_Type_create_resized(MPI_INT, -4, 16, &i));
+#ifdef MPI_ABI_VERSION
+    check_large_envelope(c, MPI_COMBINER_RESIZED, 2, (const MPI_Count[]){-4, 16});
+#endif
+    same_type(c, i, "Type_create_resized_c");
+    CHECK_MPI(MPI_Type_free(&c));
+    CHECK_MPI(MPI_Type_free(&i));
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -474,6 +600,7 @@ int main(int argc, char **argv)
     neighbors();
     type_queries();
     pack_forms();
+    constructors();
     if (rank == 0)
         printf("large_count: the _c calls agree with their int forms at np %d\n", size);
     MPI_Finalize();

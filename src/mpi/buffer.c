@@ -185,27 +185,51 @@ int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
 }
 SKIFF_ALIAS(MPI_Comm_iflush_buffer)
 
-int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
+static int session_attach(MPI_Session session, void *buffer, MPI_Count size)
 {
     const void *s = NULL;
-    SKIFF_ENTER(MPI_Session_attach_buffer);
     int rc = skiff_session_check(session, &s);
     if (rc || (rc = attach(SKIFF_BBUF_SESSION, s, buffer, size)))
         return skiff_session_fail(session, rc);
     return MPI_SUCCESS;
 }
+
+int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
+{
+    SKIFF_ENTER(MPI_Session_attach_buffer);
+    return session_attach(session, buffer, size);
+}
 SKIFF_ALIAS(MPI_Session_attach_buffer)
 
-int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
+int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
+{
+    SKIFF_ENTER(MPI_Session_attach_buffer_c);
+    return session_attach(session, buffer, size);
+}
+SKIFF_ALIAS(MPI_Session_attach_buffer_c)
+
+static int session_detach(MPI_Session session, void *buffer_addr, int *size, MPI_Count *size_c)
 {
     const void *s = NULL;
-    SKIFF_ENTER(MPI_Session_detach_buffer);
     int rc = skiff_session_check(session, &s);
-    if (rc || (rc = detach(SKIFF_BBUF_SESSION, s, buffer_addr, size)))
+    if (rc || (rc = detach_to(SKIFF_BBUF_SESSION, s, buffer_addr, size, size_c)))
         return skiff_session_fail(session, rc);
     return MPI_SUCCESS;
 }
+
+int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
+{
+    SKIFF_ENTER(MPI_Session_detach_buffer);
+    return session_detach(session, buffer_addr, size, NULL);
+}
 SKIFF_ALIAS(MPI_Session_detach_buffer)
+
+int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size)
+{
+    SKIFF_ENTER(MPI_Session_detach_buffer_c);
+    return session_detach(session, buffer_addr, NULL, size);
+}
+SKIFF_ALIAS(MPI_Session_detach_buffer_c)
 
 int PMPI_Session_flush_buffer(MPI_Session session)
 {

@@ -17,7 +17,7 @@
     X(MPI_Comm_flush_buffer) X(MPI_Comm_iflush_buffer)                                                   \
     X(MPI_Get_hw_resource_info) X(MPI_Type_get_value_index)                                              \
     X(MPI_Session_attach_buffer) X(MPI_Session_detach_buffer) X(MPI_Session_flush_buffer)                \
-    X(MPI_Session_iflush_buffer)                                                                         \
+    X(MPI_Session_iflush_buffer) X(MPI_Session_attach_buffer_c) X(MPI_Session_detach_buffer_c)           \
     X(MPI_Mprobe) X(MPI_Improbe) X(MPI_Mrecv) X(MPI_Imrecv) X(MPI_Isendrecv) X(MPI_Isendrecv_replace)   \
     X(MPI_Send_init) X(MPI_Bsend_init) X(MPI_Ssend_init) X(MPI_Rsend_init) X(MPI_Recv_init) X(MPI_Start) \
     X(MPI_Startall) X(MPI_Psend_init) X(MPI_Precv_init) X(MPI_Pready) X(MPI_Pready_range)                \

@@ -166,7 +166,7 @@ static void session_buffer(void)
     MPI_Comm_dup(from, &dup);
     int bytes = 2 * one_message_bytes();
     char *buf = malloc((size_t)bytes);
-    CHECK_MPI(MPI_Session_attach_buffer(session, buf, bytes));
+    CHECK_MPI(MPI_Session_attach_buffer_c(session, buf, (MPI_Count)bytes)); /* the large-count form */
     int v[N];
     fill(v, rank + 40);
     CHECK_MSG(MPI_Bsend(v, N, MPI_INT, right, 40, from) == MPI_SUCCESS, "Bsend on a session's communicator");
@@ -192,6 +192,12 @@ static void session_buffer(void)
     int got;
     MPI_Comm_detach_buffer(dup, &addr, &got);
     CHECK_MPI(MPI_Session_flush_buffer(session));
+    MPI_Count got_c = -1;
+    CHECK_MPI(MPI_Session_detach_buffer_c(session, &addr, &got_c));
+    CHECK_MSG(addr == buf && got_c == bytes, "Session_detach_buffer_c gave %p/%lld, attached %p/%d", addr,
+              (long long)got_c, (void *)buf, bytes);
+    /* Attached and detached again with the int forms. */
+    CHECK_MPI(MPI_Session_attach_buffer(session, buf, bytes));
     CHECK_MPI(MPI_Session_detach_buffer(session, &addr, &got));
     CHECK_MSG(addr == buf && got == bytes, "Session_detach_buffer gave %p/%d, attached %p/%d", addr, got,
               (void *)buf, bytes);

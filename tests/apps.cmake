@@ -20,3 +20,75 @@ endforeach()
 add_test(NAME stream_checker_selftest COMMAND ${SKIFF_PYTHON3} ${_stream_check} --selftest)
 set_tests_properties(stream_checker_selftest PROPERTIES TIMEOUT 30 LABELS "apps"
   PASS_REGULAR_EXPRESSION "OK check_stream selftest")
+
+# Tests of apps/cg (skiff-cg, docs/cg.md), each well under 5 s at np 4 oversubscribed. check_cg.py ok runs
+# skiff-cg --check: rank 0 solves the same problem alone, and the test passes on convergence, a true
+# residual below 10 x the tolerance, iteration counts equal within one and x equal to the serial x and to
+# the exact solution (all ones). check_cg.py error: a bad input ends with a message naming file and line.
+set(_cg_check ${CMAKE_CURRENT_SOURCE_DIR}/apps/check_cg.py)
+set(_cg_mtx ${PROJECT_SOURCE_DIR}/apps/cg/matrices)
+function(skiff_cg_test name np)
+  cmake_parse_arguments(C "" "" "ENV;ARGS" ${ARGN})
+  add_test(NAME cg_${name}_np${np}
+    COMMAND ${SKIFF_PYTHON3} ${_cg_check} ok -- ${SKIFF_MPIEXEC} -n ${np} --timeout 60
+            $<TARGET_FILE:skiff-cg> --check ${C_ARGS})
+  set_tests_properties(cg_${name}_np${np} PROPERTIES TIMEOUT 90 PROCESSORS ${np} LABELS "apps"
+    PASS_REGULAR_EXPRESSION "OK check_cg" FAIL_REGULAR_EXPRESSION "FAIL")
+  if(C_ENV)
+    set_tests_properties(cg_${name}_np${np} PROPERTIES ENVIRONMENT "${C_ENV}")
+  endif()
+endfunction()
+foreach(np 1 2 3 4)
+  foreach(mode p2p persist neighbor neighbor-init)
+    skiff_cg_test(poisson2d_${mode} ${np} ARGS --gen poisson2d --size 20 --exchange ${mode})
+  endforeach()
+  skiff_cg_test(mtx_symmetric ${np} ARGS --mtx ${_cg_mtx}/poisson2d_8_symmetric.mtx)
+  skiff_cg_test(mtx_general ${np} ARGS --mtx ${_cg_mtx}/poisson3d_5_general.mtx --exchange neighbor)
+  skiff_cg_test(mtx_tridiag_jacobi ${np} ARGS --mtx ${_cg_mtx}/tridiag6_comments.mtx --jacobi --exchange p2p)
+endforeach()
+foreach(np 2 4)
+  skiff_cg_test(poisson3d ${np} ARGS --gen poisson3d --size 8 --exchange p2p)
+  skiff_cg_test(poisson3d27_jacobi ${np} ARGS --gen poisson3d27 --size 7 --jacobi --exchange neighbor-init)
+  skiff_cg_test(mtx_27point ${np} ARGS --mtx ${_cg_mtx}/poisson3d27_4_symmetric.mtx --exchange neighbor)
+  skiff_cg_test(by_nodes ${np} ARGS --gen poisson2d --size 16 --by-nodes --jacobi)
+endforeach()
+foreach(mode persist neighbor)
+  skiff_cg_test(poisson2d_tcp_${mode} 4 ARGS --gen poisson2d --size 20 --exchange ${mode}
+    ENV SKIFF_TRANSPORTS=tcp)
+endforeach()
+skiff_cg_test(mtx_general_tcp 3 ARGS --mtx ${_cg_mtx}/poisson3d_5_general.mtx --exchange p2p
+  ENV SKIFF_TRANSPORTS=tcp)
+# No arguments: the default problem, its iteration count and residual.
+add_test(NAME cg_default_np1 COMMAND ${SKIFF_MPIEXEC} -n 1 --timeout 60 $<TARGET_FILE:skiff-cg>)
+set_tests_properties(cg_default_np1 PROPERTIES TIMEOUT 90 LABELS "apps"
+  PASS_REGULAR_EXPRESSION "iterations: [0-9]+ \\(converged\\).*true residual [^\n]*: [0-9.]+e-(09|1[0-9])")
+add_test(NAME cg_help COMMAND $<TARGET_FILE:skiff-cg> --help)
+set_tests_properties(cg_help PROPERTIES TIMEOUT 30 LABELS "apps"
+  PASS_REGULAR_EXPRESSION "usage: mpiexec -n N skiff-cg.*--exchange MODE")
+# Bad inputs: each must end the job with a nonzero exit and a message that names the problem.
+set(_cg_bad ${CMAKE_CURRENT_SOURCE_DIR}/apps/cg_bad)
+foreach(case
+    "array_format|array_format.mtx:1: format 'array' is not supported"
+    "no_banner|no_banner.mtx:1: not a Matrix Market file"
+    "out_of_range|out_of_range.mtx:5: entry (4, 3) is outside the 3 x 3 matrix"
+    "upper_in_symmetric|upper_in_symmetric.mtx:4: entry (1, 2) is above the diagonal"
+    "truncated|truncated.mtx:5: file ends after 2 of the 4 entries"
+    "not_square|not_square.mtx:2: the matrix is 2 x 3"
+    "bad_entry|bad_entry.mtx:4: expected an entry 'row column value'"
+    "missing|cannot open")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 bad)
+  list(GET parts 1 text)
+  add_test(NAME cg_bad_${bad}_np2
+    COMMAND ${SKIFF_PYTHON3} ${_cg_check} error "${text}" -- ${SKIFF_MPIEXEC} -n 2 --timeout 60
+            $<TARGET_FILE:skiff-cg> --mtx ${_cg_bad}/${bad}.mtx)
+  set_tests_properties(cg_bad_${bad}_np2 PROPERTIES TIMEOUT 90 PROCESSORS 2 LABELS "apps"
+    PASS_REGULAR_EXPRESSION "OK check_cg" FAIL_REGULAR_EXPRESSION "FAIL check_cg")
+endforeach()
+add_test(NAME cg_bad_option COMMAND ${SKIFF_PYTHON3} ${_cg_check} error "--exchange wants p2p" --
+  ${SKIFF_MPIEXEC} -n 2 --timeout 60 $<TARGET_FILE:skiff-cg> --exchange carrier-pigeon)
+set_tests_properties(cg_bad_option PROPERTIES TIMEOUT 90 PROCESSORS 2 LABELS "apps"
+  PASS_REGULAR_EXPRESSION "OK check_cg" FAIL_REGULAR_EXPRESSION "FAIL check_cg")
+add_test(NAME cg_checker_selftest COMMAND ${SKIFF_PYTHON3} ${_cg_check} --selftest)
+set_tests_properties(cg_checker_selftest PROPERTIES TIMEOUT 30 LABELS "apps"
+  PASS_REGULAR_EXPRESSION "OK check_cg selftest")

@@ -89,6 +89,11 @@ add_test(NAME cg_bad_option COMMAND ${SKIFF_PYTHON3} ${_cg_check} error "--excha
   ${SKIFF_MPIEXEC} -n 2 --timeout 60 $<TARGET_FILE:skiff-cg> --exchange carrier-pigeon)
 set_tests_properties(cg_bad_option PROPERTIES TIMEOUT 90 PROCESSORS 2 LABELS "apps"
   PASS_REGULAR_EXPRESSION "OK check_cg" FAIL_REGULAR_EXPRESSION "FAIL check_cg")
+# An indefinite matrix: CG breaks down (p.Ap <= 0) and says so instead of iterating on NaNs.
+add_test(NAME cg_bad_indefinite_np2 COMMAND ${SKIFF_MPIEXEC} -n 2 --timeout 60 $<TARGET_FILE:skiff-cg>
+  --mtx ${_cg_bad}/indefinite.mtx)
+set_tests_properties(cg_bad_indefinite_np2 PROPERTIES TIMEOUT 90 PROCESSORS 2 LABELS "apps"
+  PASS_REGULAR_EXPRESSION "iterations: 0 \\(NOT converged: p.Ap <= 0, the matrix is not positive definite\\)")
 add_test(NAME cg_checker_selftest COMMAND ${SKIFF_PYTHON3} ${_cg_check} --selftest)
 set_tests_properties(cg_checker_selftest PROPERTIES TIMEOUT 30 LABELS "apps"
   PASS_REGULAR_EXPRESSION "OK check_cg selftest")

@@ -102,7 +102,10 @@ static void report(const struct cg_options *o, struct cg_run *run)
     double flops = it * (2 * nnz + (o->jacobi ? 13 : 10) * n);
     double mem = it * (12 * nnz + 20 * n + (o->jacobi ? 128 : 96) * n), solve = tmax[CG_T_COUNT];
     print_problem(o, run);
-    printf("iterations: %d (%s)\n", run->res.iterations, run->res.converged ? "converged" : "NOT converged");
+    printf("iterations: %d (%s)\n", run->res.iterations,
+           run->res.converged   ? "converged"
+           : run->res.breakdown ? "NOT converged: p.Ap <= 0, the matrix is not positive definite"
+                                : "NOT converged");
     printf("true residual ||b-Ax||/||b||: %.3e\n", run->res.true_residual);
     printf("time [s]          max-rank      mean   share\n");
     printf("  solve         %10.6f %10.6f  100.0%%\n", solve, tsum[CG_T_COUNT] / run->np);

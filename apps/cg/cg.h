@@ -51,6 +51,7 @@ struct cg_halo {
 
 struct cg_result {
     int iterations, converged;
+    int breakdown; /* p.Ap <= 0: A is not positive definite */
     double true_residual;
     double t[CG_T_COUNT], t_solve;
 };

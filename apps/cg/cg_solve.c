@@ -80,6 +80,10 @@ static void iterate(struct cg_matrix *a, struct cg_halo *h, const struct cg_opti
         s = MPI_Wtime();
         dots(p, q, NULL, n, h->comm, d);
         s = tick(&t[CG_T_REDUCE], s);
+        if (!(d[0] > 0)) { /* also NaN: CG cannot go on, and more iterations would only spread it */
+            res->breakdown = 1;
+            break;
+        }
         double alpha = rz / d[0];
         for (int i = 0; i < n; i++)
             x[i] += alpha * p[i], r[i] -= alpha * q[i];

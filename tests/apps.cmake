@@ -50,7 +50,10 @@ foreach(np 2 4)
   skiff_cg_test(poisson3d ${np} ARGS --gen poisson3d --size 8 --exchange p2p)
   skiff_cg_test(poisson3d27_jacobi ${np} ARGS --gen poisson3d27 --size 7 --jacobi --exchange neighbor-init)
   skiff_cg_test(mtx_27point ${np} ARGS --mtx ${_cg_mtx}/poisson3d27_4_symmetric.mtx --exchange neighbor)
-  skiff_cg_test(by_nodes ${np} ARGS --gen poisson2d --size 16 --by-nodes --jacobi)
+endforeach()
+# --by-nodes on two pretend nodes of two ranks (SKIFF_NODE_SIZE; at np 3 the second has one rank).
+foreach(np 3 4)
+  skiff_cg_test(by_nodes ${np} ARGS --gen poisson2d --size 16 --by-nodes --jacobi ENV SKIFF_NODE_SIZE=2)
 endforeach()
 foreach(mode persist neighbor)
   skiff_cg_test(poisson2d_tcp_${mode} 4 ARGS --gen poisson2d --size 20 --exchange ${mode}

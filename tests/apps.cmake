@@ -23,7 +23,7 @@ set_tests_properties(stream_checker_selftest PROPERTIES TIMEOUT 30 LABELS "apps"
 
 # Tests of apps/cg (skiff-cg, docs/cg.md), each well under 5 s at np 4 oversubscribed. check_cg.py ok runs
 # skiff-cg --check: rank 0 solves the same problem alone, and the test passes on convergence, a true
-# residual below 10 x the tolerance, iteration counts equal within one and x equal to the serial x and to
+# residual below the tolerance, iteration counts equal within one and x equal to the serial x and to
 # the exact solution (all ones). check_cg.py error: a bad input ends with a message naming file and line.
 set(_cg_check ${CMAKE_CURRENT_SOURCE_DIR}/apps/check_cg.py)
 set(_cg_mtx ${PROJECT_SOURCE_DIR}/apps/cg/matrices)

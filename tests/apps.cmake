@@ -97,6 +97,19 @@ add_test(NAME cg_bad_indefinite_np2 COMMAND ${SKIFF_MPIEXEC} -n 2 --timeout 60 $
   --mtx ${_cg_bad}/indefinite.mtx)
 set_tests_properties(cg_bad_indefinite_np2 PROPERTIES TIMEOUT 90 PROCESSORS 2 LABELS "apps"
   PASS_REGULAR_EXPRESSION "iterations: 0 \\(NOT converged: p.Ap <= 0, the matrix is not positive definite\\)")
+# The shipped matrices are what skiff-cg --write-mtx writes today (they were made that way, no downloads).
+foreach(m "poisson2d_8_symmetric|--gen;poisson2d;--size;8" "poisson3d_5_general|--gen;poisson3d;--size;5;--general"
+          "poisson3d27_4_symmetric|--gen;poisson3d27;--size;4")
+  string(FIND "${m}" "|" bar)
+  string(SUBSTRING "${m}" 0 ${bar} file)
+  math(EXPR bar "${bar} + 1")
+  string(SUBSTRING "${m}" ${bar} -1 args)
+  set(out ${CMAKE_CURRENT_BINARY_DIR}/cg_${file}.mtx)
+  add_test(NAME cg_shipped_${file}
+    COMMAND sh -c "\"$0\" \"$@\" --write-mtx '${out}' && cmp '${out}' '${_cg_mtx}/${file}.mtx' && echo SAME"
+            $<TARGET_FILE:skiff-cg> ${args})
+  set_tests_properties(cg_shipped_${file} PROPERTIES TIMEOUT 30 LABELS "apps" PASS_REGULAR_EXPRESSION "SAME")
+endforeach()
 add_test(NAME cg_checker_selftest COMMAND ${SKIFF_PYTHON3} ${_cg_check} --selftest)
 set_tests_properties(cg_checker_selftest PROPERTIES TIMEOUT 30 LABELS "apps"
   PASS_REGULAR_EXPRESSION "OK check_cg selftest")

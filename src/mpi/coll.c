@@ -635,8 +635,8 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
 }
 SKIFF_ALIAS(MPI_Alltoallv)
 
-static int reduce_scatter(const void *sendbuf, void *recvbuf, const int counts[], MPI_Count block, MPI_Datatype dt,
-                          MPI_Op op, MPI_Comm comm)
+static int reduce_scatter(const void *sendbuf, void *recvbuf, const MPI_Count counts[], MPI_Count block,
+                          MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
     struct skiff_comm *c = NULL;
     struct skiff_red red;
@@ -663,18 +663,57 @@ static int reduce_scatter(const void *sendbuf, void *recvbuf, const int counts[]
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
 
+/* The counts of the comm's ranks: an int call's widened (*owned, freed by the caller), a _c call's (large)
+ * as given. */
+int skiff_lcounts_of(int large, MPI_Comm comm, const int *icounts, const MPI_Count *lcounts, const MPI_Count **out,
+                     MPI_Count **owned)
+{
+    const struct skiff_comm *c = skiff_comm_get(comm);
+    *owned = NULL;
+    *out = lcounts;
+    if (large)
+        return MPI_SUCCESS;
+    int rc = skiff_widen_counts(icounts, c ? c->size : 0, owned);
+    *out = *owned;
+    return rc;
+}
+
+/* The body of MPI_Reduce_scatter (icounts) and MPI_Reduce_scatter_c (large, lcounts). */
+static int reduce_scatter_call(int large, const void *sendbuf, void *recvbuf, const int icounts[],
+                               const MPI_Count lcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    SKIFF_ENTER_TWIN(MPI_Reduce_scatter, large);
+    SKIFF_REQUIRE_INIT();
+    const MPI_Count *recvcounts = NULL;
+    MPI_Count *owned = NULL;
+    int rc = skiff_lcounts_of(large, comm, icounts, lcounts, &recvcounts, &owned);
+    if (rc)
+        return skiff_fail(comm, rc);
+    if (skiff_comm_is_inter(comm))
+        rc = skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, NULL);
+    else if ((rc = skiff_check_ptr(recvcounts, "recvcounts")))
+        rc = skiff_fail(comm, rc);
+    else {
+        SKIFF_PROFILE_MSG(skiff_prof_vbytes_c(recvcounts, datatype, comm));
+        rc = reduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm);
+    }
+    free(owned);
+    return rc;
+}
+
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm)
 {
-    SKIFF_ENTER(MPI_Reduce_scatter);
-    SKIFF_REQUIRE_INIT();
-    if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, NULL);
-    SKIFF_PROFILE_MSG(skiff_prof_vbytes(recvcounts, datatype, comm));
-    int rc = skiff_check_ptr(recvcounts, "recvcounts");
-    return rc ? skiff_fail(comm, rc) : reduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm);
+    return reduce_scatter_call(0, sendbuf, recvbuf, recvcounts, NULL, datatype, op, comm);
 }
 SKIFF_ALIAS(MPI_Reduce_scatter)
+
+int PMPI_Reduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm)
+{
+    return reduce_scatter_call(1, sendbuf, recvbuf, NULL, recvcounts, datatype, op, comm);
+}
+SKIFF_ALIAS(MPI_Reduce_scatter_c)
 
 /* The body of MPI_Reduce_scatter_block and MPI_Reduce_scatter_block_c. */
 static int reduce_scatter_block_call(int large, const void *sendbuf, void *recvbuf, MPI_Count recvcount,

@@ -1,6 +1,7 @@
 #include "mpi/coll_check.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "core/op.h"
 #include "mpi/mpi_impl.h"
@@ -212,11 +213,23 @@ int skiff_ck_alltoallv(struct skiff_vside *s, struct skiff_vside *r, MPI_Comm co
     return rc ? rc : skiff_ck_alias(s->buf, r->buf, s->total > 0 && r->total > 0, SEND_RECV, FIX_SENDBUF);
 }
 
-int skiff_ck_reduce_scatter(const void *sendbuf, const void *recvbuf, const int counts[], MPI_Count block,
+int skiff_widen_counts(const int *counts, int n, MPI_Count **out)
+{
+    *out = NULL;
+    if (!counts)
+        return MPI_SUCCESS;
+    if (!(*out = malloc(sizeof **out * (size_t)(n > 0 ? n : 1))))
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory for %d counts", n);
+    for (int i = 0; i < n; i++)
+        (*out)[i] = counts[i];
+    return MPI_SUCCESS;
+}
+
+int skiff_ck_reduce_scatter(const void *sendbuf, const void *recvbuf, const MPI_Count counts[], MPI_Count block,
                             MPI_Datatype dt, MPI_Op op, const struct skiff_comm *c, struct skiff_red *red)
 {
     size_t total = (size_t)block * (size_t)c->size;
-    int rc = counts ? skiff_check_counts(c->size, counts, "recvcounts", &total) : skiff_check_count(block);
+    int rc = counts ? skiff_check_lcounts(c->size, counts, "recvcounts", &total) : skiff_check_count(block);
     if (!rc)
         rc = skiff_ck_reduction(0, dt, op, red);
     if (rc)

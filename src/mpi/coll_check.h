@@ -126,7 +126,7 @@ int skiff_ck_alltoallv(struct skiff_vside *s, struct skiff_vside *r, MPI_Comm co
 
 /* counts: each rank's count (MPI_Reduce_scatter), or NULL for `block` elements each (the _block
  * variant). */
-int skiff_ck_reduce_scatter(const void *sendbuf, const void *recvbuf, const int counts[], MPI_Count block,
+int skiff_ck_reduce_scatter(const void *sendbuf, const void *recvbuf, const MPI_Count counts[], MPI_Count block,
                             MPI_Datatype dt, MPI_Op op, const struct skiff_comm *c, struct skiff_red *red);
 
 #endif

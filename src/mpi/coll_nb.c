@@ -2,6 +2,8 @@
  * its arguments as its blocking form does, writes the whole operation into a schedule
  * (coll_plan_calls.c) and hands it to the progress engine. Any number may be outstanding, on one
  * communicator or several, and complete in any order: each has its own tag. */
+#include <stdlib.h>
+
 #include "coll/sched.h"
 #include "mpi/coll_check.h"
 #include "mpi/coll_plan.h"
@@ -224,22 +226,46 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
 }
 SKIFF_ALIAS(MPI_Iscatterv)
 
+/* The body of MPI_Ireduce_scatter (icounts) and MPI_Ireduce_scatter_c (large, lcounts); the schedule keeps
+ * its own copy of the counts, so the widened ones go when it is built. */
+static int ireduce_scatter_call(int large, const void *sendbuf, void *recvbuf, const int icounts[],
+                                const MPI_Count lcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                MPI_Request *request)
+{
+    struct skiff_sched *s = NULL;
+    SKIFF_ENTER_TWIN(MPI_Ireduce_scatter, large);
+    SKIFF_REQUIRE_INIT();
+    const MPI_Count *recvcounts = NULL;
+    MPI_Count *owned = NULL;
+    int rc = skiff_lcounts_of(large, comm, icounts, lcounts, &recvcounts, &owned);
+    if (rc)
+        return skiff_fail(comm, rc);
+    if (skiff_comm_is_inter(comm) && request) {
+        rc = skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, request);
+    } else if (!(rc = skiff_ck_request(comm, request)) && (rc = skiff_check_ptr(recvcounts, "recvcounts"))) {
+        rc = skiff_fail(comm, rc); /* as MPI_Reduce_scatter checks (NULL would read as the _block form) */
+    } else if (!rc) {
+        SKIFF_PROFILE_MSG(skiff_prof_vbytes_c(recvcounts, datatype, comm));
+        rc = skiff_plan_reduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm, &s);
+        rc = skiff_nb_start(comm, rc, s, request);
+    }
+    free(owned);
+    return rc;
+}
+
 int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
                          MPI_Comm comm, MPI_Request *request)
 {
-    struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Ireduce_scatter);
-    SKIFF_REQUIRE_INIT();
-    if (skiff_comm_is_inter(comm) && request)
-        return skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, request);
-    SKIFF_PROFILE_MSG(skiff_prof_vbytes(recvcounts, datatype, comm));
-    int rc = skiff_ck_request(comm, request);
-    if (rc)
-        return rc;
-    rc = skiff_plan_reduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm, &s);
-    return skiff_nb_start(comm, rc, s, request);
+    return ireduce_scatter_call(0, sendbuf, recvbuf, recvcounts, NULL, datatype, op, comm, request);
 }
 SKIFF_ALIAS(MPI_Ireduce_scatter)
+
+int PMPI_Ireduce_scatter_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return ireduce_scatter_call(1, sendbuf, recvbuf, NULL, recvcounts, datatype, op, comm, request);
+}
+SKIFF_ALIAS(MPI_Ireduce_scatter_c)
 
 /* The body of MPI_Ireduce_scatter_block and MPI_Ireduce_scatter_block_c. */
 static int ireduce_scatter_block_call(int large, const void *sendbuf, void *recvbuf, MPI_Count recvcount,

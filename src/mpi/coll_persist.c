@@ -3,6 +3,8 @@
  * (coll_plan_calls.c) that each MPI_Start replays on the same request (persist.c starts it through the
  * request's start hook). The info argument may be MPI_INFO_NULL or any info object; no hint changes
  * the plan. A replay costs posting the sends and receives and nothing else. */
+#include <stdlib.h>
+
 #include "coll/sched.h"
 #include "mpi/coll_check.h"
 #include "mpi/coll_plan.h"
@@ -344,19 +346,41 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
 }
 SKIFF_ALIAS(MPI_Alltoallw_init)
 
-int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
-                             MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+/* The body of MPI_Reduce_scatter_init (icounts) and MPI_Reduce_scatter_init_c (large, lcounts); the schedule
+ * keeps its own copy of the counts. */
+static int reduce_scatter_init_call(int large, const void *sendbuf, void *recvbuf, const int icounts[],
+                                    const MPI_Count lcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                    MPI_Info info, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Reduce_scatter_init);
+    SKIFF_ENTER_TWIN(MPI_Reduce_scatter_init, large);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
+    const MPI_Count *recvcounts = NULL;
+    MPI_Count *owned = NULL;
+    if ((rc = skiff_lcounts_of(large, comm, icounts, lcounts, &recvcounts, &owned)) ||
+        (rc = skiff_check_ptr(recvcounts, "recvcounts"))) /* NULL would read as the _block form */
+        return skiff_fail(comm, rc);
     rc = skiff_plan_reduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm, &s);
+    free(owned);
     return skiff_persist_make(comm, rc, s, request);
 }
+
+int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                             MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return reduce_scatter_init_call(0, sendbuf, recvbuf, recvcounts, NULL, datatype, op, comm, info, request);
+}
 SKIFF_ALIAS(MPI_Reduce_scatter_init)
+
+int PMPI_Reduce_scatter_init_c(const void *sendbuf, void *recvbuf, const MPI_Count recvcounts[],
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return reduce_scatter_init_call(1, sendbuf, recvbuf, NULL, recvcounts, datatype, op, comm, info, request);
+}
+SKIFF_ALIAS(MPI_Reduce_scatter_init_c)
 
 /* The body of MPI_Reduce_scatter_block_init and MPI_Reduce_scatter_block_init_c. */
 static int reduce_scatter_block_init_call(int large, const void *sendbuf, void *recvbuf, MPI_Count recvcount,

@@ -92,7 +92,7 @@ int skiff_plan_alltoallw(const void *sendbuf, const int sendcounts[], const int 
                          const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
                          const MPI_Datatype recvtypes[], MPI_Comm comm, struct skiff_sched **out);
 /* counts: MPI_Reduce_scatter's recvcounts, or NULL for block elements each (the _block variant). */
-int skiff_plan_reduce_scatter(const void *sendbuf, void *recvbuf, const int counts[], MPI_Count block,
+int skiff_plan_reduce_scatter(const void *sendbuf, void *recvbuf, const MPI_Count counts[], MPI_Count block,
                               MPI_Datatype dt,
                               MPI_Op op, MPI_Comm comm, struct skiff_sched **out);
 int skiff_plan_scan(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,

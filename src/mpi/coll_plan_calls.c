@@ -279,7 +279,7 @@ int skiff_plan_alltoallv(const void *sendbuf, const int sendcounts[], const int 
     return MPI_SUCCESS;
 }
 
-int skiff_plan_reduce_scatter(const void *sendbuf, void *recvbuf, const int counts[], MPI_Count block,
+int skiff_plan_reduce_scatter(const void *sendbuf, void *recvbuf, const MPI_Count counts[], MPI_Count block,
                               MPI_Datatype dt,
                               MPI_Op op, MPI_Comm comm, struct skiff_sched **out)
 {

@@ -308,8 +308,9 @@ int skiff_mpi_inter_allreduce(const void *sendbuf, void *recvbuf, MPI_Count coun
     return red_done(comm, rc, st, request, slot);
 }
 
-int skiff_mpi_inter_reduce_scatter(const void *sendbuf, void *recvbuf, MPI_Count recvcount, const int *recvcounts,
-                                   MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+int skiff_mpi_inter_reduce_scatter(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                   const MPI_Count *recvcounts, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                                   MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
     struct ired r;
@@ -317,7 +318,8 @@ int skiff_mpi_inter_reduce_scatter(const void *sendbuf, void *recvbuf, MPI_Count
     struct skiff_request *slot = NULL, **q;
     int rc = get(comm, &c, request, &q, &slot);
     if (!rc)
-        rc = recvcounts ? skiff_check_counts(c->size, recvcounts, "recvcounts", &total) : skiff_check_count(recvcount);
+        rc = recvcounts ? skiff_check_lcounts(c->size, recvcounts, "recvcounts", &total)
+                        : skiff_check_count(recvcount);
     if (!rc && !(counts = malloc(sizeof *counts * (size_t)c->size)))
         rc = skiff_err(MPI_ERR_NO_MEM, "out of memory for %d counts", c->size);
     if (!rc)

@@ -38,8 +38,9 @@ int skiff_mpi_inter_alltoall(const void *sendbuf, MPI_Count sendcount, const int
                              MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, const int *recvcounts,
                              const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
 /* recvcounts NULL: recvcount each (MPI_Reduce_scatter_block). */
-int skiff_mpi_inter_reduce_scatter(const void *sendbuf, void *recvbuf, MPI_Count recvcount, const int *recvcounts,
-                                   MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Request *request);
+int skiff_mpi_inter_reduce_scatter(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+                                   const MPI_Count *recvcounts, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+                                   MPI_Request *request);
 /* MPI_Scan and MPI_Exscan (and their nonblocking forms): not defined on intercommunicators. */
 int skiff_mpi_inter_refuse(MPI_Comm comm);
 

@@ -247,6 +247,30 @@ static inline int skiff_check_counts(int n, const int *counts, const char *name,
     return rc;
 }
 
+/* skiff_check_counts for an array of MPI_Count (the large-count calls'). */
+static inline int skiff_check_lcounts(int n, const MPI_Count *counts, const char *name, size_t *total)
+{
+    int rc = skiff_check_array(n, counts, name);
+    size_t sum = 0;
+    for (int i = 0; !rc && i < n; i++) {
+        if (SKIFF_UNLIKELY(counts[i] < 0))
+            rc = skiff_err(MPI_ERR_COUNT, "invalid %s[%d] = %lld (must be >= 0)", name, i, (long long)counts[i]);
+        else
+            sum += (size_t)counts[i];
+    }
+    if (total)
+        *total = sum;
+    return rc;
+}
+
+/* The collectives' internals take MPI_Count arrays: an int call's array of n counts, widened into a new
+ * array the caller frees (NULL stays NULL, for the NULL check to report). */
+int skiff_widen_counts(const int *counts, int n, MPI_Count **out);
+/* The counts of comm's ranks as the internals take them: a _c call's (large) lcounts as given, an int
+ * call's icounts widened into *owned (the caller frees it). */
+int skiff_lcounts_of(int large, MPI_Comm comm, const int *icounts, const MPI_Count *lcounts, const MPI_Count **out,
+                     MPI_Count **owned);
+
 /* An info argument that may be MPI_INFO_NULL (no hints). */
 static inline int skiff_check_info(MPI_Info info)
 {

@@ -81,6 +81,15 @@ size_t skiff_prof_vbytes(const int counts[], MPI_Datatype dt, MPI_Comm comm)
     return sum;
 }
 
+size_t skiff_prof_vbytes_c(const MPI_Count counts[], MPI_Datatype dt, MPI_Comm comm)
+{
+    const struct skiff_comm *c = skiff_comm_get(comm);
+    size_t sum = 0;
+    for (int i = 0; counts && c && i < c->size; i++)
+        sum += skiff_prof_bytes(counts[i], dt);
+    return sum;
+}
+
 size_t skiff_prof_own_bytes(const int counts[], MPI_Datatype dt, MPI_Comm comm)
 {
     const struct skiff_comm *c = skiff_comm_get(comm);

@@ -52,6 +52,7 @@ static inline void skiff_prof_leave(const struct skiff_prof_span *s)
  * counts[rank in comm]. Invalid arguments give 0 (the call's own checks report them). */
 size_t skiff_prof_bytes(MPI_Count count, MPI_Datatype dt);
 size_t skiff_prof_vbytes(const int counts[], MPI_Datatype dt, MPI_Comm comm);
+size_t skiff_prof_vbytes_c(const MPI_Count counts[], MPI_Datatype dt, MPI_Comm comm);
 size_t skiff_prof_own_bytes(const int counts[], MPI_Datatype dt, MPI_Comm comm);
 
 /* MPI_Init (id: which of the two) succeeded; t_enter is when it was called. Starts recording if

@@ -242,6 +242,29 @@ static void rooted_and_reductions(void)
     CHECK_MPI(MPI_Ireduce_scatter_block_c(rs, rs_c, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r));
     CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
     same(rs_c, rs_i, 2, "Ireduce_scatter_block_c");
+    /* reduce_scatter: rank k gets k + 1 elements */
+    MPI_Count rcc[8];
+    int rci[8], rs_n = 0, vin[64], vout_c[8], vout_i[8];
+    for (int k = 0; k < size; k++) {
+        rcc[k] = k + 1;
+        rci[k] = k + 1;
+        rs_n += k + 1;
+    }
+    for (int k = 0; k < rs_n; k++)
+        vin[k] = rank * 100 + k;
+    CHECK_MPI(MPI_Reduce_scatter_c(vin, vout_c, rcc, MPI_INT, op, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Reduce_scatter(vin, vout_i, rci, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    same(vout_c, vout_i, rank + 1, "Reduce_scatter_c");
+    memset(vout_c, 0, sizeof vout_c);
+    CHECK_MPI(MPI_Ireduce_scatter_c(vin, vout_c, rcc, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r));
+    CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    same(vout_c, vout_i, rank + 1, "Ireduce_scatter_c");
+    memset(vout_c, 0, sizeof vout_c);
+    CHECK_MPI(MPI_Reduce_scatter_init_c(vin, vout_c, rcc, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
+    CHECK_MPI(MPI_Start(&r));
+    CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Request_free(&r));
+    same(vout_c, vout_i, rank + 1, "Reduce_scatter_init_c");
     CHECK_MPI(MPI_Op_free(&op));
 }
 

@@ -91,6 +91,19 @@ static int reduce_local_c_count(struct bad_ctx *x)
     return MPI_Reduce_local_c(x->ibuf, x->ibuf2, NEG, MPI_INT, MPI_SUM);
 }
 
+static int reduce_scatter_c_counts(struct bad_ctx *x)
+{
+    MPI_Count counts[64];
+    for (int i = 0; i < x->size; i++)
+        counts[i] = i ? 1 : NEG;
+    return MPI_Reduce_scatter_c(x->ibuf, x->ibuf2, counts, MPI_INT, MPI_SUM, x->comm);
+}
+
+static int ireduce_scatter_c_null(struct bad_ctx *x)
+{
+    return MPI_Ireduce_scatter_c(x->ibuf, x->ibuf2, NULL, MPI_INT, MPI_SUM, x->comm, &x->req);
+}
+
 static int op_create_c_null(struct bad_ctx *x)
 {
     (void)x;
@@ -156,6 +169,9 @@ const struct bad_case bad_large[] = {
     {"iallreduce_c_op", "MPI_Iallreduce_c", MPI_ERR_OP, "MPI_OP_NULL", iallreduce_c_op},
     {"gather_c_root", "MPI_Gather_c", MPI_ERR_ROOT, "77", gather_c_root},
     {"reduce_local_c_count", "MPI_Reduce_local_c", MPI_ERR_COUNT, "-8589934592", reduce_local_c_count},
+    {"reduce_scatter_c_counts", "MPI_Reduce_scatter_c", MPI_ERR_COUNT, "invalid recvcounts[0] = -8589934592",
+     reduce_scatter_c_counts},
+    {"ireduce_scatter_c_null", "MPI_Ireduce_scatter_c", MPI_ERR_ARG, "recvcounts is NULL", ireduce_scatter_c_null},
     {"op_create_c_null", "MPI_Op_create_c", MPI_ERR_ARG, "user_fn is NULL", op_create_c_null},
     {"pack_c_count", "MPI_Pack_c", MPI_ERR_COUNT, "invalid count -8589934592", pack_c_count},
     {"pack_c_position", "MPI_Pack_c", MPI_ERR_ARG, "position 1099511627776 is outside the 64-byte outbuf",

@@ -47,7 +47,7 @@ static void check_graph_comm(MPI_Comm g, int n)
     for (int e = 0; e < 4 * n; e++)
         CHECK_EQ(want_edges[e], edges[e]);
     for (int i = 0; i < n; i++) {
-        int cnt, nb[8], want[8];
+        int cnt, nb[8], want[8] = {0};
         CHECK_MPI(MPI_Graph_neighbors_count(g, i, &cnt));
         CHECK_EQ(graph_adj(i, n, want), cnt);
         CHECK_MPI(MPI_Graph_neighbors(g, i, 8, nb));

@@ -10,12 +10,22 @@ endif()
 
 set(SKIFF_PIPE_CHECK ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/pipe/pipe_check.py)
 set(SKIFF_PIPE_LAUNCH "${SKIFF_MPIEXEC} -n 2 --timeout 120")
+set(SKIFF_PIPE_LAUNCH4 "${SKIFF_MPIEXEC} -n 4 --timeout 120")
 
 # skiff_pipe_test(<name> <case> [skiff-pipe args...]): test pipe_<name>.
 function(skiff_pipe_test name case)
   add_test(NAME pipe_${name}
     COMMAND ${SKIFF_PIPE_CHECK} ${case} --pipe $<TARGET_FILE:skiff-pipe> --launch ${SKIFF_PIPE_LAUNCH} -- ${ARGN})
   set_tests_properties(pipe_${name} PROPERTIES TIMEOUT 180 PROCESSORS 2 LABELS "tools;pipe" SKIP_RETURN_CODE 77)
+endfunction()
+
+# skiff_pipe_test4(<name> <case> <messages per size, 0 = unchecked> [skiff-pipe args...]): 4 ranks
+# (oversubscribed on a 2-core machine: only correctness and output are checked, never speed).
+function(skiff_pipe_test4 name case messages)
+  add_test(NAME pipe_${name}
+    COMMAND ${SKIFF_PIPE_CHECK} ${case} --pipe $<TARGET_FILE:skiff-pipe> --launch ${SKIFF_PIPE_LAUNCH4}
+            --messages ${messages} -- ${ARGN})
+  set_tests_properties(pipe_${name} PROPERTIES TIMEOUT 240 PROCESSORS 2 LABELS "tools;pipe" SKIP_RETURN_CODE 77)
 endfunction()
 
 #               name               case       skiff-pipe arguments
@@ -34,6 +44,23 @@ skiff_pipe_test(integrity_stream   integrity  --stream --async --nocache --windo
 skiff_pipe_test(integrity_bidir    integrity  --bidir --async --end 512k --pert 1)
 # The checker must catch a flipped byte and fail the run.
 skiff_pipe_test(integrity_corrupt  corrupt    --end 64k)
+# Overlap (issue 14 §3): a fixed and a per-size workload between Isend/Irecv and Waitall.
+skiff_pipe_test(workload           timing     -q --bidir --workload 3 --end 64k --repeats 20 --trials 2)
+skiff_pipe_test(workload_auto      timing     -q --bidir --async --workload auto --end 64k --repeats 20 --trials 2)
+skiff_pipe_test(integrity_workload integrity  --bidir --workload 1 --end 256k)
+# Many flows at once (issue 14 §2), 4 ranks. Integrity: every byte of every flow checked, and the
+# count of checked messages per size is every flow of every repeat (4 repeats).
+#                  name                   case       messages  skiff-pipe arguments
+skiff_pipe_test4(pairs                    timing     0  -q --pairs --end 64k --repeats 20 --trials 2)
+skiff_pipe_test4(pattern_ring             timing     0  -q --pattern ring --end 64k --repeats 20 --trials 2)
+skiff_pipe_test4(pattern_workload         timing     0  -q --pattern neighbour2d --workload 2 --end 16k --repeats 10 --trials 2)
+skiff_pipe_test4(integrity_pairs          integrity  16 --pairs --end 256k)
+skiff_pipe_test4(integrity_pairs_bidir    integrity  16 --pairs --bidir --async --nocache --window 4m --end 256k)
+skiff_pipe_test4(integrity_ring           integrity  16 --pattern ring --end 256k)
+skiff_pipe_test4(integrity_bisection      integrity  16 --pattern bisection --end 256k)
+skiff_pipe_test4(integrity_alltoall       integrity  48 --pattern alltoall --end 256k)
+skiff_pipe_test4(integrity_neighbour2d    integrity  64 --pattern neighbour2d --soffset 3 --roffset 5 --end 256k)
+skiff_pipe_test4(integrity_corrupt_pattern corrupt   0  --pattern alltoall --end 4k)
 # Raw floors, without MPI.
 skiff_pipe_test(memcpy             memcpy     -q --quick --end 256k)
 skiff_pipe_test(tcp                tcp        -q --quick --end 256k)

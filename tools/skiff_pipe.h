@@ -17,6 +17,8 @@
 enum { PIPE_MAX_TRIALS = 100 };
 enum pipe_module { PIPE_MPI, PIPE_MEMCPY, PIPE_TCP_CLIENT, PIPE_TCP_SERVER, PIPE_OVERLAY, PIPE_HELP };
 enum pipe_mode { PIPE_PINGPONG, PIPE_STREAM, PIPE_BIDIR };
+/* --pattern: every rank at once (docs/skiff-pipe.md defines each). */
+enum pipe_pattern { PIPE_PAT_NONE, PIPE_PAT_RING, PIPE_PAT_BISECTION, PIPE_PAT_ALLTOALL, PIPE_PAT_NEIGHBOUR2D };
 
 struct pipe_opts {
     enum pipe_module module;
@@ -29,12 +31,17 @@ struct pipe_opts {
     double target; /* seconds per size (all trials together) when adaptive */
     const char *out, *plot, *plot_files, *labels, *host;
     int port;
+    int pairs;                 /* --pairs: np/2 pairs at once, rank i with np-1-i */
+    enum pipe_pattern pattern; /* --pattern: every rank at once */
+    double workload;           /* --workload: microseconds of calibrated daxpy per transfer; 0 = none */
+    int workload_auto;         /* --workload auto: as long as each size's transfer alone (workload = 1) */
 };
 
 /* Fills o from argv; returns 0, or 2 after a message on stderr (usage error). */
 int pipe_parse(int argc, char **argv, struct pipe_opts *o);
 void pipe_usage(FILE *f);
 const char *pipe_mode_name(const struct pipe_opts *o);
+const char *pipe_pattern_name(enum pipe_pattern p);
 
 /* ---- buffers ---------------------------------------------------------------------------------- */
 
@@ -71,6 +78,20 @@ int pipe_corrupt_requested(void);
 /* pipe_verify on a message just received, after flipping its middle byte if corrupt and rep == 0. */
 int pipe_check_received(unsigned char *p, size_t bytes, long rep, int dir, const char *who, int corrupt);
 
+/* ---- workload (--workload) ------------------------------------------------------------------- */
+
+struct pipe_work {
+    double usec;    /* asked for */
+    long passes;    /* daxpy passes that take that long on this rank, idle */
+    double pass_ns; /* one pass, as calibrated */
+    int automatic;  /* --workload auto: passes follow each run's transfer time (pipe_work_match) */
+};
+/* Times the work before anything is measured (~0.02-0.04 s) and sets w->passes for usec microseconds. */
+void pipe_work_calibrate(struct pipe_work *w, double usec);
+void pipe_work_do(const struct pipe_work *w);
+/* --workload auto: as many passes as take `seconds` (at least 1). */
+void pipe_work_match(struct pipe_work *w, double seconds);
+
 /* ---- links: what is measured ------------------------------------------------------------------ */
 
 /* One run: the leader tells the follower `bytes` and `reps`; reps < 0 ends the session. */
@@ -78,9 +99,27 @@ struct pipe_job {
     long long bytes, reps;
 };
 
+/* CPU and wall time one process spent over a span (seconds): getrusage(RUSAGE_SELF) for user and
+ * system time (all threads of the process), the monotonic clock for wall time. Read before and after
+ * a run, never inside the timed loop (skiff_pipe_cpu.c). */
+struct pipe_cpu {
+    double user, sys, wall;
+};
+void pipe_cpu_now(struct pipe_cpu *c);
+/* *c = now - *c */
+void pipe_cpu_since(struct pipe_cpu *c);
+void pipe_cpu_add(struct pipe_cpu *sum, const struct pipe_cpu *c);
+
 struct pipe_result {
-    double seconds; /* the leader's time for all repeats, after the start handshake */
+    double seconds; /* the leader's time for all repeats, after the start handshake; with several
+                       flows (--pairs, --pattern) the slowest flow's */
     long failures;  /* --integrity: messages that arrived wrong, both sides together */
+    /* cpu[0]: the leader's (rank 0's) CPU over the run, cpu[1]: the follower's (rank 1's); with
+     * several flows the mean over all ranks and the rank that used the most CPU. Zero where a side
+     * has none (memcpy has no follower). */
+    struct pipe_cpu cpu[2];
+    double mean_seconds; /* several flows: the mean of the flows' times (else = seconds) */
+    double comm_seconds, work_seconds; /* --workload: the same run without work, and the work alone */
 };
 
 struct pipe_link {
@@ -92,6 +131,8 @@ struct pipe_link {
     double legs;  /* one-way message times per repeat: 2 for ping-pong, else 1 */
     double dirs;  /* data volume per repeat in messages: 2 for bidirectional, else 1 */
     int check;    /* --integrity: fill and verify every message */
+    double flows; /* flows measured at once (pairs, or ranks of a pattern); 0 = one, no extra columns */
+    int workload; /* the run reports comm_seconds and work_seconds */
 };
 
 /* The follower's side: runs what the leader asks until told to stop. */
@@ -101,8 +142,15 @@ void pipe_follow(struct pipe_link *l);
 
 struct pipe_point {
     size_t bytes;
-    double gbps_avg, gbps_min, gbps_max; /* Gbit/s, 1e9 bit/s */
+    double gbps_avg, gbps_min, gbps_max; /* Gbit/s, 1e9 bit/s; with several flows the aggregate */
     double usec;                         /* avg one-way (ping-pong) or per-message time */
+    /* CPU per unit of the time column (µs, user and system) and busy share of the wall time (%),
+     * for cpu[0] and cpu[1] of the results, over all trials of the size together. */
+    double user_us[2], sys_us[2], busy[2];
+    int flows;                   /* > 0: the two columns below are written */
+    double flow_gbps, usec_max;  /* one flow's throughput (from the mean time), the slowest's time */
+    int workload;                /* the three columns below are written */
+    double comm_us, work_us, overlap; /* per repeat without work, the work alone, overlap in % */
 };
 
 /* Leader: measures every size, writes the data file and progress lines; returns the number of
@@ -111,11 +159,13 @@ int pipe_sweep_time(struct pipe_link *l, const struct pipe_opts *o, FILE *data, 
 /* Leader: every size with --integrity checks; prints failures per size; returns total failures. */
 long pipe_sweep_check(struct pipe_link *l, const struct pipe_opts *o);
 
-/* Builds a point from per-trial seconds (reordered). */
-struct pipe_point pipe_point_of(size_t bytes, double *secs, int n, long reps, const struct pipe_link *l);
+/* Builds a point from the trials' results: times, CPU, flows and workload columns. */
+struct pipe_point pipe_point_of(size_t bytes, const struct pipe_result *res, int n, long reps,
+                                const struct pipe_link *l);
 void pipe_write_point(FILE *data, const struct pipe_point *p);
 void pipe_progress(const struct pipe_point *p);
-/* Latency (the smallest size's time, described by time_note), peak and N1/2. */
+/* Latency (the smallest size's time, described by time_note), peak and N1/2, then the CPU lines
+ * (and the flows' and overlap lines where the points have them). */
 void pipe_summary(FILE *f, const struct pipe_point *p, int n, const char *time_note);
 /* What the time column means in this mode ("one-way: half the round trip", "per message", ...). */
 const char *pipe_time_note(const struct pipe_opts *o);

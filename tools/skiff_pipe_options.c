@@ -14,7 +14,7 @@ enum { MB = 1 << 20, MAX_END = 1 << 30, MAX_OFFSET = 1 << 20 };
 enum opt_id {
     O_STREAM, O_BIDIR, O_INTEGRITY, O_NOCACHE, O_ASYNC, O_QUICK, O_SILENT, O_HELP, O_MEMCPY,
     O_TCP_SERVER, O_PERT, O_START, O_END, O_REPEATS, O_TRIALS, O_SOFFSET, O_ROFFSET, O_WINDOW, O_OUT,
-    O_PLOT, O_PLOT_FILES, O_LABELS, O_TCP, O_PORT, O_ONESIDED, O_COUNT
+    O_PLOT, O_PLOT_FILES, O_LABELS, O_TCP, O_PORT, O_ONESIDED, O_PAIRS, O_PATTERN, O_WORKLOAD, O_COUNT
 };
 
 struct opt_def {
@@ -33,8 +33,12 @@ static const struct opt_def defs[] = {
     {"--roffset", O_ROFFSET, 1},      {"--window", O_WINDOW, 1},       {"-o", O_OUT, 1},
     {"--plot", O_PLOT, 1},            {"--plot-files", O_PLOT_FILES, 1}, {"--labels", O_LABELS, 1},
     {"--tcp", O_TCP, 1},              {"--port", O_PORT, 1},           {"--put", O_ONESIDED, 0},
-    {"--get", O_ONESIDED, 0},
+    {"--get", O_ONESIDED, 0},         {"--pairs", O_PAIRS, 0},         {"--pattern", O_PATTERN, 1},
+    {"--workload", O_WORKLOAD, 1},
 };
+
+static const char *const PATTERNS[] = {"", "ring", "bisection", "alltoall", "neighbour2d"};
+enum { MAX_WORKLOAD_US = 1000000 };
 
 void pipe_usage(FILE *f)
 {
@@ -51,6 +55,14 @@ void pipe_usage(FILE *f)
           "  --async          pre-posted receives: each Irecv is posted before the message is sent\n"
           "  --nocache        messages move through buffers larger than the last-level cache\n"
           "  --window B       --nocache: bytes each buffer walks through (default 4 x LLC)\n"
+          "many ranks at once (mpiexec -n N):\n"
+          "  --pairs          N/2 pairs at once, rank i with N-1-i, in the chosen mode: aggregate\n"
+          "                   and per-pair throughput and latency\n"
+          "  --pattern P      every rank at once: ring, bisection, alltoall or neighbour2d\n"
+          "overlap:\n"
+          "  --workload US    with --bidir or --pattern: US microseconds of calibrated daxpy between\n"
+          "                   each exchange's Isend/Irecv and its Waitall; reports the overlap in %\n"
+          "  --workload auto  the same, as long as each size's exchange alone\n"
           "sizes and repeats (B accepts k, m, g suffixes, 1k = 1024):\n"
           "  --start B        smallest size (default 1)\n"
           "  --end B          largest size (default 8m; 1m with --quick)\n"
@@ -61,7 +73,8 @@ void pipe_usage(FILE *f)
           "  --soffset B      send buffers start B bytes after a page boundary\n"
           "  --roffset B      receive buffers start B bytes after a page boundary\n"
           "output:\n"
-          "  -o FILE          data file (default np.out): bytes avg_Gbit/s min_Gbit/s max_Gbit/s avg_usec\n"
+          "  -o FILE          data file (default np.out): bytes avg_Gbit/s min_Gbit/s max_Gbit/s avg_usec,\n"
+          "                   then CPU per message: user_us sys_us busy% of rank 0, then of rank 1\n"
           "  --plot F.png     chart of the data file (gnuplot)\n"
           "  --plot-files L   with --plot: overlay these comma-separated data files, measure nothing\n"
           "  --labels L       with --plot-files: comma-separated legend labels\n"
@@ -75,10 +88,40 @@ void pipe_usage(FILE *f)
           f);
 }
 
+const char *pipe_pattern_name(enum pipe_pattern p)
+{
+    return PATTERNS[p];
+}
+
 const char *pipe_mode_name(const struct pipe_opts *o)
 {
     static const char *names[] = {"ping-pong", "stream", "bidir"};
+    static const char *patterns[] = {"", "pattern ring", "pattern bisection", "pattern alltoall",
+                                     "pattern neighbour2d"};
+    if (o->pattern)
+        return patterns[o->pattern];
     return o->module == PIPE_MEMCPY ? "copy" : names[o->mode];
+}
+
+static int parse_pattern(const char *v, enum pipe_pattern *out)
+{
+    for (int i = 1; i < (int)(sizeof PATTERNS / sizeof PATTERNS[0]); i++)
+        if (!strcmp(v, PATTERNS[i])) {
+            *out = (enum pipe_pattern)i;
+            return 0;
+        }
+    return -1;
+}
+
+static int parse_workload(const char *v, double *out)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (end == v || *end || errno || !(d > 0) || d > MAX_WORKLOAD_US)
+        return -1;
+    *out = d;
+    return 0;
 }
 
 static int bad(const char *fmt, const char *arg)
@@ -144,6 +187,7 @@ static void set_flag(struct pipe_opts *o, enum opt_id id)
     case O_HELP: o->module = PIPE_HELP; break;
     case O_MEMCPY: o->module = PIPE_MEMCPY; break;
     case O_TCP_SERVER: o->module = PIPE_TCP_SERVER; break;
+    case O_PAIRS: o->pairs = 1; break;
     default: break;
     }
 }
@@ -167,6 +211,14 @@ static int set_value(struct pipe_opts *o, enum opt_id id, const char *v)
     case O_PLOT_FILES: o->plot_files = v; o->module = PIPE_OVERLAY; return *v ? 0 : -1;
     case O_LABELS: o->labels = v; return *v ? 0 : -1;
     case O_TCP: o->host = v; o->module = PIPE_TCP_CLIENT; return *v ? 0 : -1;
+    case O_PATTERN: return parse_pattern(v, &o->pattern);
+    case O_WORKLOAD:
+        if (!strcmp(v, "auto")) {
+            o->workload_auto = 1;
+            o->workload = 1;
+            return 0;
+        }
+        return parse_workload(v, &o->workload);
     default: return -1;
     }
 }
@@ -213,6 +265,14 @@ static int check_combinations(struct pipe_opts *o, unsigned long seen)
         return bad("%s", "--tcp needs a port other than 0");
     if (o->module == PIPE_TCP_SERVER && (seen & ~(1ul << O_TCP_SERVER | 1ul << O_PORT | 1ul << O_SILENT)))
         return bad("%s", "--tcp-server takes only --port and -q (the client's options decide the rest)");
+    if ((o->pairs || o->pattern || SEEN(O_WORKLOAD)) && o->module != PIPE_MPI)
+        return bad("%s", "--pairs, --pattern and --workload measure MPI (not --memcpy, --tcp or the overlay)");
+    if (o->pairs && o->pattern)
+        return bad("%s", "--pairs and --pattern exclude each other");
+    if (o->pattern && (SEEN(O_STREAM) || SEEN(O_BIDIR) || o->async || o->nocache))
+        return bad("%s", "--pattern decides its own exchange: no --stream, --bidir, --async or --nocache");
+    if (SEEN(O_WORKLOAD) && o->mode != PIPE_BIDIR && !o->pattern)
+        return bad("%s", "--workload needs --bidir or --pattern (a nonblocking start and a wait to compute between)");
     if (o->quick && !SEEN(O_END))
         o->end = (size_t)MB;
     if (o->quick && !SEEN(O_TRIALS))

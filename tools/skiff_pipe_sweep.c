@@ -66,7 +66,7 @@ static int schedule(const struct pipe_opts *o, size_t **sizes)
 
 /* One size: repeat count (fixed after a warm-up run, or calibrated), then the timed trials. */
 static struct pipe_point measure_size(struct pipe_link *l, const struct pipe_opts *o, size_t bytes, long *guess,
-                                      double *secs)
+                                      struct pipe_result *res)
 {
     long reps = o->repeats;
     if (reps) {
@@ -76,15 +76,15 @@ static struct pipe_point measure_size(struct pipe_link *l, const struct pipe_opt
         *guess = reps / 4 > 1 ? reps / 4 : 1; /* larger sizes need fewer */
     }
     for (int t = 0; t < o->trials; t++)
-        secs[t] = run_job(l, bytes, reps).seconds;
-    return pipe_point_of(bytes, secs, o->trials, reps, l);
+        res[t] = run_job(l, bytes, reps);
+    return pipe_point_of(bytes, res, o->trials, reps, l);
 }
 
 int pipe_sweep_time(struct pipe_link *l, const struct pipe_opts *o, FILE *data, struct pipe_point **points)
 {
     size_t *sizes;
     int n = schedule(o, &sizes);
-    double *secs = malloc((size_t)o->trials * sizeof *secs);
+    struct pipe_result *secs = malloc((size_t)o->trials * sizeof *secs);
     *points = n > 0 ? malloc((size_t)n * sizeof **points) : NULL;
     if (n < 0 || !secs || !*points) {
         stop(l);
@@ -117,7 +117,7 @@ long pipe_sweep_check(struct pipe_link *l, const struct pipe_opts *o)
         return 1;
     }
     long reps = o->repeats ? o->repeats : o->quick ? CHECK_REPS_QUICK : CHECK_REPS;
-    long per_size = reps * (long)(l->legs * l->dirs), total = 0;
+    long per_size = reps * (long)(l->legs * l->dirs * (l->flows > 0 ? l->flows : 1)), total = 0;
     for (int i = 0; i < n; i++) {
         long f = run_job(l, sizes[i], reps).failures;
         total += f;

@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 enum { HELLO_WORDS = 6, CONNECT_TRIES = 100 };
-static const uint64_t MAGIC = 0x534b504950453031ull; /* "SKPIPE01" */
+static const uint64_t MAGIC = 0x534b504950453032ull; /* "SKPIPE02": the server reports its CPU time */
 
 struct tcp_ctx {
     int fd, leader;
@@ -109,11 +109,31 @@ static double start(struct tcp_ctx *c)
     return m_walltime();
 }
 
+/* After each run the server sends its CPU and wall time (three doubles' bit patterns as words). */
+static void cpu_exchange(struct tcp_ctx *c, struct pipe_result *res)
+{
+    uint64_t w[3];
+    double *v[3] = {&res->cpu[1].user, &res->cpu[1].sys, &res->cpu[1].wall};
+    if (c->leader) {
+        get_words(c->fd, w, 3);
+        for (int i = 0; i < 3; i++)
+            memcpy(v[i], &w[i], sizeof w[i]);
+        return;
+    }
+    const double *mine[3] = {&res->cpu[0].user, &res->cpu[0].sys, &res->cpu[0].wall};
+    for (int i = 0; i < 3; i++)
+        memcpy(&w[i], mine[i], sizeof w[i]);
+    put_words(c->fd, w, 3);
+}
+
 static struct pipe_result tcp_run(void *ctx, const struct pipe_job *job)
 {
     struct tcp_ctx *c = ctx;
     size_t n = (size_t)job->bytes;
     unsigned char ack = 0;
+    struct pipe_result res;
+    memset(&res, 0, sizeof res);
+    pipe_cpu_now(&res.cpu[0]);
     double t0 = start(c);
     for (long long i = 0; i < job->reps; i++) {
         if (c->leader)
@@ -128,7 +148,9 @@ static struct pipe_result tcp_run(void *ctx, const struct pipe_job *job)
         read_all(c->fd, &ack, 1);
     else if (c->mode == PIPE_STREAM)
         write_all(c->fd, &ack, 1);
-    struct pipe_result res = {m_walltime() - t0, 0};
+    res.seconds = res.mean_seconds = m_walltime() - t0;
+    pipe_cpu_since(&res.cpu[0]);
+    cpu_exchange(c, &res);
     return res;
 }
 
@@ -191,7 +213,8 @@ int pipe_tcp_client_main(const struct pipe_opts *o)
     buffers(&c, hello);
     uint64_t ok;
     get_words(c.fd, &ok, 1); /* the server has its buffers */
-    struct pipe_link l = {&c, 1, tcp_agree, tcp_run, o->mode == PIPE_PINGPONG ? 2 : 1, 1, 0};
+    struct pipe_link l = {.ctx = &c, .leader = 1, .agree = tcp_agree, .run = tcp_run,
+                          .legs = o->mode == PIPE_PINGPONG ? 2 : 1, .dirs = 1};
     char what[300];
     snprintf(what, sizeof what, "TCP to %.200s port %d", o->host, o->port);
     int rc = pipe_measure(&l, o, what);
@@ -272,7 +295,7 @@ int pipe_tcp_server_main(const struct pipe_opts *o)
     c.mode = (enum pipe_mode)hello[1];
     buffers(&c, hello);
     put_words(c.fd, hello, 1);
-    struct pipe_link l = {&c, 0, tcp_agree, tcp_run, 1, 1, 0};
+    struct pipe_link l = {.ctx = &c, .leader = 0, .agree = tcp_agree, .run = tcp_run, .legs = 1, .dirs = 1};
     pipe_follow(&l);
     close(c.fd);
     pipe_buf_free(&c.sbuf);

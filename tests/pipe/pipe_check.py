@@ -4,9 +4,10 @@
 usage: pipe_check.py CASE --pipe BIN [--launch "CMD ARGS"] [--cc CC --src DIR] -- [skiff-pipe args]
 
 cases:
-  timing     MPI run under --launch: the data file (5 positive finite columns, the NetPIPE size
+  timing     MPI run under --launch: the data file (5 positive finite columns, 6 non-negative CPU
+             columns, the flows' and workload's columns where asked for, the NetPIPE size
              schedule for the given --start/--end/--pert, min <= avg <= max) and the summary
-             (latency, peak, N1/2 consistent with the data)
+             (latency, peak, N1/2 consistent with the data; the CPU, flows and overlap lines)
   memcpy     the same checks for --memcpy (no launcher, no MPI)
   tcp        a --tcp-server on an ephemeral port and a --tcp 127.0.0.1 client; the same checks
   integrity  --integrity: one line per size, zero failures, exit status 0
@@ -77,22 +78,54 @@ def expected_sizes(args):
     return sorted(s for s in sizes if start <= s <= end)
 
 
-def check_data(path, args):
+def data_columns(args):
+    """NetPIPE's 5, CPU per message for two sides (6), then the flows' 2 with --pairs/--pattern and
+    the workload's 3 with --workload."""
+    n = 11
+    if "--pairs" in args or option(args, "--pattern", None):
+        n += 2
+    if option(args, "--workload", None):
+        n += 3
+    return n
+
+
+def check_data(path, args, one_sided=False):
     if not os.path.exists(path):
         fail(f"no data file {path}")
-    rows = []
+    rows, ncols = [], data_columns(args)
     for i, line in enumerate(open(path), 1):
         f = line.split()
-        if len(f) != 5:
-            fail(f"{path}:{i}: {len(f)} columns, want 5: {line!r}")
+        if len(f) != ncols:
+            fail(f"{path}:{i}: {len(f)} columns, want {ncols}: {line!r}")
         try:
             v = [float(x) for x in f]
         except ValueError:
             fail(f"{path}:{i}: not numbers: {line!r}")
-        if not all(math.isfinite(x) and x > 0 for x in v):
-            fail(f"{path}:{i}: every number must be positive and finite: {line!r}")
+        if not all(math.isfinite(x) for x in v):
+            fail(f"{path}:{i}: every number must be finite: {line!r}")
+        if not all(x > 0 for x in v[:5]):
+            fail(f"{path}:{i}: size, throughput and time must be positive: {line!r}")
         if not v[2] <= v[1] <= v[3]:
             fail(f"{path}:{i}: want min <= avg <= max throughput: {line!r}")
+        # CPU per message (user, system) and busy share, two sides: never negative, and some CPU
+        # was spent by the side that leads. No bound from above: that would be a timing judgement.
+        if any(x < 0 for x in v[5:11]):
+            fail(f"{path}:{i}: CPU columns 6-11 must not be negative: {line!r}")
+        if v[5] + v[6] <= 0 or v[7] <= 0:
+            fail(f"{path}:{i}: rank 0 (or the ranks' mean) spent no CPU at all: {line!r}")
+        if one_sided and any(x != 0 for x in v[8:11]):
+            fail(f"{path}:{i}: --memcpy has no second side, columns 9-11 must be 0: {line!r}")
+        if not one_sided and (v[8] + v[9] <= 0 or v[10] <= 0):
+            fail(f"{path}:{i}: the second side's CPU columns are empty: {line!r}")
+        extra = v[11:]
+        if "--pairs" in args or option(args, "--pattern", None):
+            if not all(x > 0 for x in extra[:2]):
+                fail(f"{path}:{i}: per-flow throughput and slowest time must be positive: {line!r}")
+            if extra[1] < v[4] * 0.999:
+                fail(f"{path}:{i}: the slowest flow's time {extra[1]} is below the mean {v[4]}: {line!r}")
+            extra = extra[2:]
+        if extra and not (extra[0] > 0 and extra[1] > 0):
+            fail(f"{path}:{i}: workload transfer and work times must be positive: {line!r}")
         rows.append(v)
     sizes = [int(r[0]) for r in rows]
     if any(b <= a for a, b in zip(sizes, sizes[1:])):
@@ -100,7 +133,7 @@ def check_data(path, args):
     want = expected_sizes(args)
     if sizes != want:
         fail(f"{path}: sizes {sizes}\n  want {want}")
-    print(f"data file OK: {len(rows)} sizes {sizes[0]} .. {sizes[-1]}")
+    print(f"data file OK: {len(rows)} sizes {sizes[0]} .. {sizes[-1]}, {ncols} columns")
     return rows
 
 
@@ -134,6 +167,21 @@ def check_summary(out, rows):
     print(f"summary OK: latency {lat.group(1)} us, peak {peak.group(1)} Gbit/s at {sizes[top]} B, N1/2 {n_half} B")
 
 
+def check_more_summary(out, args):
+    """The CPU lines (both sides), the flows line with --pairs/--pattern, the overlap line with --workload."""
+    multi = "--pairs" in args or option(args, "--pattern", None)
+    who = ["mean", "busiest"] if multi else ["rank 0", "rank 1"]
+    for w in who:
+        if not re.search(rf"^cpu {w}\s+\d+ B: user [0-9.]+ sys [0-9.]+ us, busy \d+%;", out, re.M):
+            fail(f"summary: no 'cpu {w}' line")
+    if multi and not re.search(r"^flows\s+\d+ at once; at \d+ B one moves [0-9.]+ Gbit/s", out, re.M):
+        fail("summary: no 'flows' line")
+    if option(args, "--workload", None) and not re.search(r"^overlap\s+-?[0-9.]+ %", out, re.M):
+        fail("summary: no 'overlap' line")
+    print("CPU" + (", flows" if multi else "") + (", overlap" if option(args, "--workload", None) else "") +
+          " lines OK")
+
+
 def mpi_cmd(a, extra):
     return shlex.split(a.launch) + [a.pipe] + extra
 
@@ -144,6 +192,7 @@ def case_timing(a, tmp):
     if p.returncode != 0:
         fail(f"exit status {p.returncode}")
     check_summary(p.stdout, check_data(data, a.args))
+    check_more_summary(p.stdout, a.args)
 
 
 def case_memcpy(a, tmp):
@@ -151,7 +200,7 @@ def case_memcpy(a, tmp):
     p = run([a.pipe, "--memcpy", "-o", data] + a.args)
     if p.returncode != 0:
         fail(f"exit status {p.returncode}")
-    check_summary(p.stdout, check_data(data, a.args))
+    check_summary(p.stdout, check_data(data, a.args, one_sided=True))
 
 
 def case_tcp(a, tmp):
@@ -167,6 +216,7 @@ def case_tcp(a, tmp):
         if p.returncode != 0:
             fail(f"client exit status {p.returncode}")
         check_summary(p.stdout, check_data(data, a.args))
+        check_more_summary(p.stdout, a.args)
         if server.wait(timeout=30) != 0:
             fail(f"server exit status {server.returncode}")
     finally:
@@ -188,6 +238,9 @@ def integrity_lines(out, args):
 def case_integrity(a, tmp):
     p = run(mpi_cmd(a, ["--integrity", "-o", os.path.join(tmp, "np.out")] + a.args))
     per, total = integrity_lines(p.stdout, a.args)
+    if a.messages and any(n != a.messages for _, _, n in per):
+        fail(f"messages checked per size {sorted(set(n for _, _, n in per))}, want {a.messages} "
+             "(every flow of every repeat)")
     if total != 0 or p.returncode != 0:
         fail(f"{total} failures, exit status {p.returncode}: want 0 and 0")
     print(f"integrity OK: {len(per)} sizes, {sum(n for _, _, n in per)} messages checked")
@@ -244,10 +297,20 @@ USAGE_ERRORS = [
     (["--tcp-server", "--end", "1k"], "--tcp-server"),
     (["--put"], "one-sided"),
     (["--repeats"], "needs a value"),
+    (["--pattern", "star"], "bad value"),
+    (["--pairs", "--pattern", "ring"], "exclude"),
+    (["--pattern", "ring", "--bidir"], "--pattern"),
+    (["--pattern", "ring", "--nocache"], "--pattern"),
+    (["--workload", "10"], "--workload needs"),
+    (["--workload", "-1", "--bidir"], "bad value"),
+    (["--workload", "soon", "--bidir"], "bad value"),
+    (["--memcpy", "--pairs"], "--pairs"),
 ]
 HELP_OPTIONS = ["--stream", "--bidir", "--integrity", "--nocache", "--async", "--pert", "--start", "--end",
                 "--repeats", "--trials", "--quick", "--soffset", "--roffset", "-o FILE", "--plot ", "--plot-files",
-                "--labels", "--silent", "--memcpy", "--tcp HOST", "--tcp-server", "--port", "--window", "--help"]
+                "--labels", "--silent", "--memcpy", "--tcp HOST", "--tcp-server", "--port", "--window", "--help",
+                "--pairs", "--pattern P", "ring", "bisection", "alltoall", "neighbour2d", "--workload US",
+                "--workload auto"]
 
 
 def case_usage(a, tmp):
@@ -283,6 +346,11 @@ def case_peer(a, tmp):
     case_timing(a, tmp)
     a.args = ["--end", "64k"]
     case_integrity(a, tmp)
+    # The new modes at the two ranks the launcher starts: one pair, a pattern, a workload.
+    a.args = ["-q", "--pairs", "--bidir", "--workload", "2", "--end", "16k", "--repeats", "10", "--trials", "2"]
+    case_timing(a, tmp)
+    a.args = ["--pattern", "neighbour2d", "--end", "64k"]
+    case_integrity(a, tmp)
 
 
 CASES = {"timing": case_timing, "memcpy": case_memcpy, "tcp": case_tcp, "integrity": case_integrity,
@@ -296,6 +364,7 @@ def main():
     ap.add_argument("--launch", default="", help="launcher prefix for 2 ranks, one string")
     ap.add_argument("--cc", default="mpicc.mpich")
     ap.add_argument("--src", help="the tools/ directory (peer case)")
+    ap.add_argument("--messages", type=int, default=0, help="integrity: messages each size must check")
     # Everything after "--" goes to skiff-pipe untouched (argparse would mix it with its own options).
     argv = sys.argv[1:]
     cut = argv.index("--") if "--" in argv else len(argv)

@@ -14,7 +14,7 @@
 
 /* ---- options ---------------------------------------------------------------------------------- */
 
-enum { PIPE_MAX_TRIALS = 100 };
+enum { PIPE_MAX_TRIALS = 100, PIPE_MAX_COLUMN = 16 };
 enum pipe_module { PIPE_MPI, PIPE_MEMCPY, PIPE_TCP_CLIENT, PIPE_TCP_SERVER, PIPE_OVERLAY, PIPE_HELP };
 enum pipe_mode { PIPE_PINGPONG, PIPE_STREAM, PIPE_BIDIR };
 /* --pattern: every rank at once (docs/skiff-pipe.md defines each). */
@@ -35,6 +35,7 @@ struct pipe_opts {
     enum pipe_pattern pattern; /* --pattern: every rank at once */
     double workload;           /* --workload: microseconds of calibrated daxpy per transfer; 0 = none */
     int workload_auto;         /* --workload auto: as long as each size's transfer alone (workload = 1) */
+    int plot_y;                /* --plot-y: the data-file column charted (default 2, throughput) */
 };
 
 /* Fills o from argv; returns 0, or 2 after a message on stderr (usage error). */

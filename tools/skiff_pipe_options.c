@@ -14,7 +14,7 @@ enum { MB = 1 << 20, MAX_END = 1 << 30, MAX_OFFSET = 1 << 20 };
 enum opt_id {
     O_STREAM, O_BIDIR, O_INTEGRITY, O_NOCACHE, O_ASYNC, O_QUICK, O_SILENT, O_HELP, O_MEMCPY,
     O_TCP_SERVER, O_PERT, O_START, O_END, O_REPEATS, O_TRIALS, O_SOFFSET, O_ROFFSET, O_WINDOW, O_OUT,
-    O_PLOT, O_PLOT_FILES, O_LABELS, O_TCP, O_PORT, O_ONESIDED, O_PAIRS, O_PATTERN, O_WORKLOAD, O_COUNT
+    O_PLOT, O_PLOT_FILES, O_LABELS, O_TCP, O_PORT, O_ONESIDED, O_PAIRS, O_PATTERN, O_WORKLOAD, O_PLOT_Y, O_COUNT
 };
 
 struct opt_def {
@@ -34,7 +34,7 @@ static const struct opt_def defs[] = {
     {"--plot", O_PLOT, 1},            {"--plot-files", O_PLOT_FILES, 1}, {"--labels", O_LABELS, 1},
     {"--tcp", O_TCP, 1},              {"--port", O_PORT, 1},           {"--put", O_ONESIDED, 0},
     {"--get", O_ONESIDED, 0},         {"--pairs", O_PAIRS, 0},         {"--pattern", O_PATTERN, 1},
-    {"--workload", O_WORKLOAD, 1},
+    {"--workload", O_WORKLOAD, 1},    {"--plot-y", O_PLOT_Y, 1},
 };
 
 static const char *const PATTERNS[] = {"", "ring", "bisection", "alltoall", "neighbour2d"};
@@ -78,6 +78,7 @@ void pipe_usage(FILE *f)
           "  --plot F.png     chart of the data file (gnuplot)\n"
           "  --plot-files L   with --plot: overlay these comma-separated data files, measure nothing\n"
           "  --labels L       with --plot-files: comma-separated legend labels\n"
+          "  --plot-y N       with --plot: chart data-file column N (default 2, throughput; 8 rank 0's busy %)\n"
           "  -q, --silent     no progress lines on stderr\n"
           "raw floors:\n"
           "  --memcpy         memcpy throughput per size (single process)\n"
@@ -212,6 +213,7 @@ static int set_value(struct pipe_opts *o, enum opt_id id, const char *v)
     case O_LABELS: o->labels = v; return *v ? 0 : -1;
     case O_TCP: o->host = v; o->module = PIPE_TCP_CLIENT; return *v ? 0 : -1;
     case O_PATTERN: return parse_pattern(v, &o->pattern);
+    case O_PLOT_Y: return parse_long(v, 2, PIPE_MAX_COLUMN, &n) ? -1 : (o->plot_y = (int)n, 0);
     case O_WORKLOAD:
         if (!strcmp(v, "auto")) {
             o->workload_auto = 1;
@@ -235,6 +237,7 @@ static void defaults(struct pipe_opts *o)
     o->target = 0.1;
     o->out = "np.out";
     o->port = 5002;
+    o->plot_y = 2;
 }
 
 #define SEEN(id) (seen & (1ul << (id)))
@@ -255,6 +258,8 @@ static int check_combinations(struct pipe_opts *o, unsigned long seen)
         return bad("%s", "--plot-files needs --plot FILE.png");
     if (o->plot && o->integrity)
         return bad("%s", "--plot needs timing data, --integrity has none");
+    if (SEEN(O_PLOT_Y) && !o->plot)
+        return bad("%s", "--plot-y goes with --plot");
     if (SEEN(O_LABELS) && !SEEN(O_PLOT_FILES))
         return bad("%s", "--labels goes with --plot-files");
     if (o->module == PIPE_MEMCPY && (SEEN(O_STREAM) || SEEN(O_BIDIR) || o->async || o->integrity))

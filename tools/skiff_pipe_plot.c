@@ -24,11 +24,19 @@ static int split(char *s, char **out, int max)
     return n;
 }
 
-static int plot(const char *png, const char *const *files, const char *const *labels, int n)
+/* The y axis of each column (docs/skiff-pipe.md, "The data file"); columns 12-16 depend on the mode. */
+static const char *ylabel(int col)
 {
-    return m_plot(png, "skiff-pipe", "message size (bytes)", "throughput (Gbit/s)", files, labels, n, 1, 2, 1, 0)
-               ? 1
-               : 0;
+    static const char *names[] = {
+        "", "", "throughput (Gbit/s)", "min throughput (Gbit/s)", "max throughput (Gbit/s)", "time (us)",
+        "rank 0 user CPU per message (us)", "rank 0 system CPU per message (us)", "rank 0 CPU busy (% of wall time)",
+        "rank 1 user CPU per message (us)", "rank 1 system CPU per message (us)", "rank 1 CPU busy (% of wall time)"};
+    return col < (int)(sizeof names / sizeof names[0]) ? names[col] : "data-file column (see docs/skiff-pipe.md)";
+}
+
+static int plot(const char *png, const char *const *files, const char *const *labels, int n, int col)
+{
+    return m_plot(png, "skiff-pipe", "message size (bytes)", ylabel(col), files, labels, n, 1, col, 1, 0) ? 1 : 0;
 }
 
 int pipe_overlay(const struct pipe_opts *o)
@@ -43,7 +51,7 @@ int pipe_overlay(const struct pipe_opts *o)
     else if (nl != n)
         fprintf(stderr, "skiff-pipe: --labels has %d entries for %d files\n", nl, n);
     else
-        rc = plot(o->plot, (const char *const *)files, labels_s ? (const char *const *)labels : NULL, n);
+        rc = plot(o->plot, (const char *const *)files, labels_s ? (const char *const *)labels : NULL, n, o->plot_y);
     free(files_s);
     free(labels_s);
     return rc;
@@ -52,5 +60,5 @@ int pipe_overlay(const struct pipe_opts *o)
 int pipe_plot_one(const struct pipe_opts *o, const char *label)
 {
     const char *files[1] = {o->out}, *labels[1] = {label};
-    return plot(o->plot, files, labels, 1);
+    return plot(o->plot, files, labels, 1, o->plot_y);
 }

@@ -283,6 +283,11 @@ def case_plot(a, tmp):
     if p.returncode != 0:
         fail(f"overlay exit status {p.returncode}")
     check_png(over)
+    busy = os.path.join(tmp, "busy.png")
+    p = run([a.pipe, "--plot", busy, "--plot-y", "8", "--plot-files", f"{data},{copy}"])
+    if p.returncode != 0:
+        fail(f"overlay of column 8 exit status {p.returncode}")
+    check_png(busy)
 
 
 USAGE_ERRORS = [
@@ -305,12 +310,14 @@ USAGE_ERRORS = [
     (["--workload", "-1", "--bidir"], "bad value"),
     (["--workload", "soon", "--bidir"], "bad value"),
     (["--memcpy", "--pairs"], "--pairs"),
+    (["--plot-y", "8"], "--plot-y"),
+    (["--plot", "x.png", "--plot-y", "1"], "bad value"),
 ]
 HELP_OPTIONS = ["--stream", "--bidir", "--integrity", "--nocache", "--async", "--pert", "--start", "--end",
                 "--repeats", "--trials", "--quick", "--soffset", "--roffset", "-o FILE", "--plot ", "--plot-files",
                 "--labels", "--silent", "--memcpy", "--tcp HOST", "--tcp-server", "--port", "--window", "--help",
                 "--pairs", "--pattern P", "ring", "bisection", "alltoall", "neighbour2d", "--workload US",
-                "--workload auto"]
+                "--workload auto", "--plot-y"]
 
 
 def case_usage(a, tmp):

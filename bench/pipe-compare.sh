@@ -11,6 +11,8 @@
 #              with each library's settings (bench/peers.sh launcher_np_for): for --pairs, --pattern
 #   -r ROUNDS  rounds, each running skiff, MPICH and Open MPI in turn (default 1); the table then
 #              shows min/median over the rounds
+#   -c CPUS    run every rank inside CPU list CPUS (taskset -c CPUS, e.g. 0): with fewer CPUs than
+#              ranks, each library's oversubscription settings (2 ranks on one core: -c 0)
 #   other arguments go to every skiff-pipe run, e.g. --stream, --bidir, --nocache, --end 64m,
 #   --pairs, --pattern ring, --bidir --workload auto (not -o or --plot: the script names the files)
 # Writes to DIR: skiff.out mpich.out ompi.out (data files of round 1; later rounds <lib>-rN.out),
@@ -42,6 +44,7 @@ QUICK=()
 PIPE_ARGS=()
 NP=2
 ROUNDS=1
+CPUS=""
 
 log() { printf '%s\n' "$*" >&2; }
 die() { log "pipe-compare.sh: $*"; exit 2; }
@@ -55,6 +58,7 @@ parse_args() {
             -o) [[ $# -ge 2 ]] || die "-o needs a directory"; OUT_DIR="$2"; shift ;;
             -n) [[ $# -ge 2 && "$2" =~ ^[1-9][0-9]*$ ]] || die "-n needs a rank count"; NP="$2"; shift ;;
             -r) [[ $# -ge 2 && "$2" =~ ^[1-9][0-9]*$ ]] || die "-r needs a round count"; ROUNDS="$2"; shift ;;
+            -c) [[ $# -ge 2 ]] || die "-c needs a CPU list"; CPUS="$2"; shift ;;
             -h | --help) usage 0 ;;
             -o* | --plot | --plot=* | --plot-files*) die "$1: the script names the output files itself" ;;
             *) PIPE_ARGS+=("$1") ;;
@@ -88,7 +92,14 @@ binary_for() {
 # The launcher of library $1 for $NP ranks: two pinned ranks as always, else bench/peers.sh's
 # launcher_np_for (pinned while the ranks fit the cores, oversubscribed beyond).
 launcher() {
-    if [[ "$NP" -eq 2 ]]; then
+    if [[ -n "$CPUS" ]]; then
+        declare -F launcher_np_for >/dev/null || die "-c needs launcher_np_for from bench/peers.sh"
+        # The CPUs of the list are the cores launcher_np_for counts: fewer than NP = oversubscribed.
+        # shellcheck disable=SC2034  # read by launcher_np_for (bench/peers.sh)
+        NCORES="$(taskset -c "$CPUS" nproc)"
+        printf '%s\n' taskset -c "$CPUS"
+        launcher_np_for "$1" "$NP"
+    elif [[ "$NP" -eq 2 ]]; then
         launcher_for "$1"
     elif declare -F launcher_np_for >/dev/null; then
         launcher_np_for "$1" "$NP"
@@ -211,7 +222,7 @@ main() {
         echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
         echo "skiff: $SKIFF_BUILD ($(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo no-commit))"
         echo "mpich env: $MPICH_ENV; ompi args: $OMPI_MCA"
-        echo "ranks: $NP; rounds: $ROUNDS; skiff-pipe ${QUICK[*]} ${PIPE_ARGS[*]}"
+        echo "ranks: $NP; rounds: $ROUNDS; cpus: ${CPUS:-all}; skiff-pipe ${QUICK[*]} ${PIPE_ARGS[*]}"
         local l
         for l in $LIBS; do echo "launch $l: $(launcher "$l" | tr '\n' ' ')"; done
     } >"$OUT_DIR/env.txt"

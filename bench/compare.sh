@@ -273,45 +273,8 @@ EOF
 
 # ---- collectives mode (-m coll) ---------------------------------------------------
 
-NCORES="$(nproc)"
-
-# More ranks than cores: oversubscribed, nothing pinned.
-oversubscribed() { [[ "$1" -gt "$NCORES" ]]; }
-
-# Prints the launcher argv for library $1 with $2 ranks: one rank pinned per core while they
-# fit (as in pt2pt mode), otherwise each library's oversubscription settings.
-coll_launcher_for() {
-    local lib="$1" np="$2"
-    if ! oversubscribed "$np"; then
-        case "$lib" in
-            skiff) printf '%s\n' "$SKIFF_BUILD/bin/mpiexec" -n "$np" --bind-to core ;;
-            mpich)
-                # shellcheck disable=SC2086  # word-split on purpose
-                printf '%s\n' env $MPICH_ENV mpiexec.mpich -n "$np" -bind-to core ;;
-            ompi)
-                printf '%s\n' env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-                    mpiexec.openmpi -n "$np" --bind-to core --map-by core ;;
-        esac
-    else
-        case "$lib" in
-            # skiff binds only when the ranks fit on the cores: nothing to turn off.
-            skiff) printf '%s\n' "$SKIFF_BUILD/bin/mpiexec" -n "$np" ;;
-            mpich)
-                # shellcheck disable=SC2086
-                printf '%s\n' env $MPICH_ENV mpiexec.mpich -n "$np" -bind-to none ;;
-            # Without yield_when_idle, Open MPI's ranks spin and starve the ones they wait for.
-            ompi)
-                printf '%s\n' env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-                    OMPI_MCA_mpi_yield_when_idle=1 \
-                    mpiexec.openmpi -n "$np" --bind-to none --oversubscribe ;;
-        esac
-    fi
-    if [[ "$lib" == ompi ]]; then
-        if [[ $(id -u) -eq 0 ]]; then echo --allow-run-as-root; fi
-        # shellcheck disable=SC2086
-        if [[ -n "$OMPI_MCA" ]]; then printf '%s\n' $OMPI_MCA; fi
-    fi
-}
+# NCORES, oversubscribed and launcher_np_for (one rank pinned per core while the ranks fit, each
+# library's oversubscription settings beyond) are bench/peers.sh's, shared with cg-compare.sh.
 
 # Builds coll and bindcheck for $1 into $BUILD; returns 1 (with reason) if not possible.
 build_lib_coll() {
@@ -333,7 +296,7 @@ run_one_coll() {
     local lib="$1" np="$2" round="$3" rc=0 got
     local raw="$RUN_DIR/raw/$lib-np$np-r$round.txt"
     local -a cmd args=()
-    mapfile -t cmd < <(coll_launcher_for "$lib" "$np")
+    mapfile -t cmd < <(launcher_np_for "$lib" "$np")
     if [[ -n "$QUICK" ]]; then args+=("$QUICK"); fi
     if [[ -n "${COLL_OPS:-}" ]]; then args+=(--ops "$COLL_OPS"); fi
     if oversubscribed "$np"; then args+=(--max-iters "$COLL_MAX_ITERS"); fi
@@ -427,7 +390,7 @@ main_coll() {
             "max iters when oversubscribed: $COLL_MAX_ITERS"
         for np in $NPS; do
             for lib in "${ready[@]}"; do
-                echo "launch np=$np $lib: $(coll_launcher_for "$lib" "$np" | tr '\n' ' ')"
+                echo "launch np=$np $lib: $(launcher_np_for "$lib" "$np" | tr '\n' ' ')"
             done
         done
     } >>"$RUN_DIR/env.txt"

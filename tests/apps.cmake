@@ -113,3 +113,14 @@ endforeach()
 add_test(NAME cg_checker_selftest COMMAND ${SKIFF_PYTHON3} ${_cg_check} --selftest)
 set_tests_properties(cg_checker_selftest PROPERTIES TIMEOUT 30 LABELS "apps"
   PASS_REGULAR_EXPRESSION "OK check_cg selftest")
+# bench/cg-compare.sh (skiff-cg beside MPICH and Open MPI) runs end to end: skiff only, np 1, its tiny -q
+# problem, one round; only the summary line is checked, never a time.
+find_program(SKIFF_BASH bash)
+if(SKIFF_BASH)
+  add_test(NAME cg_compare_smoke
+    COMMAND ${CMAKE_COMMAND} -E env SKIFF_BUILD=${CMAKE_BINARY_DIR} RUN_TIMEOUT=60
+            ${SKIFF_BASH} ${PROJECT_SOURCE_DIR}/bench/cg-compare.sh -q -l skiff -n 1 -r 1
+            -o ${CMAKE_CURRENT_BINARY_DIR}/cg_compare_smoke)
+  set_tests_properties(cg_compare_smoke PROPERTIES TIMEOUT 120 LABELS "apps;tools"
+    PASS_REGULAR_EXPRESSION "np 1 pinned +skiff +41 .*runs with results: skiff 1")
+endif()

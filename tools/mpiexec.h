@@ -43,6 +43,7 @@ struct options {
     int nxvars;
     char **argv;        /* program and its arguments (NULL-terminated) */
     bool profile;       /* --profile: SKIFF_PROFILE=1 for every rank */
+    bool trace;         /* --trace: SKIFF_TRACE=1 for every rank */
 
     /* PMI mode: set by any of --hosts, --hostfile, --launcher, --launcher-template, --pmi. */
     bool pmi_mode;

@@ -56,7 +56,7 @@ static char *xvar(const char *x)
 static char **rank_vars(const struct job *job, int r, int pmi_fd)
 {
     const struct node *n = node_of(job, r);
-    char **v = calloc((size_t)job->opt.nxvars + 10, sizeof *v);
+    char **v = calloc((size_t)job->opt.nxvars + 11, sizeof *v);
     int k = 0;
     if (!v)
         return NULL;
@@ -75,6 +75,8 @@ static char **rank_vars(const struct job *job, int r, int pmi_fd)
         v[k++] = fmt("SKIFF_NODE_CPUS=%d", job->node_cpus);
     if (job->opt.profile)
         v[k++] = fmt("SKIFF_PROFILE=1");
+    if (job->opt.trace)
+        v[k++] = fmt("SKIFF_TRACE=1");
     for (int i = 0; i < job->opt.nxvars; i++)
         v[k++] = xvar(job->opt.xvars[i]);
     for (int i = 0; i < k; i++)

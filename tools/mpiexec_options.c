@@ -22,6 +22,8 @@ static void usage(FILE *f)
           "  -x VAR[=VAL]        set VAR=VAL for all ranks (VAR alone: pass mpiexec's value)\n"
           "  --profile           record every rank's MPI calls; rank 0 writes a report at\n"
           "                      MPI_Finalize (SKIFF_PROFILE=1; see docs/profiler.md)\n"
+          "  --trace             every rank records its MPI calls and messages in a file of its\n"
+          "                      own at MPI_Finalize, for skiff-replay (SKIFF_TRACE=1; docs/trace.md)\n"
           "  --help, --version\n"
           "\n"
           "Several hosts (PMI mode: mpiexec is the ranks' PMI-1 server; see docs/launch.md):\n"
@@ -301,6 +303,8 @@ static bool parse_one(int argc, char **argv, int *i, struct options *o)
         o->tag_output = true;
     } else if (!strcmp(a, "--profile")) {
         o->profile = true;
+    } else if (!strcmp(a, "--trace")) {
+        o->trace = true;
     } else if (parse_pmi_option(argc, argv, i, o)) {
         /* done */
     } else if ((v = opt_value(argc, argv, i, "-np")) || (v = opt_value(argc, argv, i, "--np")) ||

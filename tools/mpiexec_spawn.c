@@ -163,6 +163,8 @@ static void child_env(const struct job *job, int r)
     setenv("SKIFF_NODE_CPUS", v, 1);
     if (job->opt.profile)
         setenv("SKIFF_PROFILE", "1", 1);
+    if (job->opt.trace)
+        setenv("SKIFF_TRACE", "1", 1);
     /* -x VAR alone exports mpiexec's own value, which the rank inherits anyway. */
     for (int i = 0; i < job->opt.nxvars; i++)
         if (strchr(job->opt.xvars[i], '='))

@@ -13,6 +13,7 @@
 #include "core/op.h"
 #include "core/progress.h"
 #include "core/stats.h"
+#include "core/trace.h"
 #include "util/config.h"
 
 #define LARGE_BCAST (64u << 10)
@@ -44,6 +45,7 @@ int skiff_coll_node_barrier(struct skiff_comm *c)
     const struct skiff_transport *t = skiff.shm;
     if (!t || !t->barrier_arrive || c->size != skiff.size || c->size == 1 || skiff_job_nodes() != 1)
         return 0;
+    SKIFF_TRACE_HOOK(skiff_trace_sync(c, SKIFF_TRS_BARRIER, 0));
     unsigned sense = t->barrier_arrive();
     skiff_stats.coll_node_barriers++;
     struct skiff_waiter w = SKIFF_WAITER_INIT;

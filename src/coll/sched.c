@@ -9,6 +9,7 @@
 #include "core/progress.h"
 #include "core/pt2pt.h"
 #include "core/stats.h"
+#include "core/trace.h"
 
 static struct skiff_sched *active; /* nonblocking schedules in flight */
 
@@ -343,6 +344,7 @@ int skiff_sched_run(struct skiff_sched *s, struct skiff_request **req)
     skiff_stats.coll_scheds++;
     skiff_sched_round(s);
     if (!req) {
+        SKIFF_TRACE_HOOK(skiff_trace_coll(s->comm, s->tag, NULL));
         struct skiff_waiter w = SKIFF_WAITER_INIT;
         while (!advance(s))
             skiff_wait_step(&w);
@@ -360,6 +362,7 @@ int skiff_sched_run(struct skiff_sched *s, struct skiff_request **req)
     r->state = SKIFF_RS_POSTED;
     hold(s);
     *req = r;
+    SKIFF_TRACE_HOOK(skiff_trace_coll(s->comm, s->tag, r));
     launch(s, r);
     return MPI_SUCCESS;
 }
@@ -380,6 +383,7 @@ int skiff_sched_start(struct skiff_sched *s, struct skiff_request *r)
     r->comm = s->comm;
     r->state = SKIFF_RS_POSTED;
     r->st_error = 0;
+    SKIFF_TRACE_HOOK(skiff_trace_coll(s->comm, s->tag, r));
     launch(s, r);
     return MPI_SUCCESS;
 }

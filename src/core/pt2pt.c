@@ -12,6 +12,7 @@
 #include "core/match.h"
 #include "core/progress.h"
 #include "core/stats.h"
+#include "core/trace.h"
 #include "util/arch.h"
 #include "util/copy.h"
 #include "util/log.h"
@@ -142,8 +143,9 @@ static void send_awaiting(struct skiff_request *r, struct skiff_hdr *h, int eage
     }
 }
 
-int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct skiff_comm *c, uint32_t ctx, int mode,
-                     int blocking, struct skiff_request **out)
+static inline __attribute__((always_inline)) int send_start(const void *buf, size_t bytes, int dest, int tag,
+                                                             struct skiff_comm *c, uint32_t ctx, int mode,
+                                                             int blocking, struct skiff_request **out)
 {
     int peer = skiff_comm_world_rank(c, dest);
     struct skiff_hdr h = {.type = SKIFF_MSG_EAGER, .version = SKIFF_PROTO_VERSION, .src = c->rank, .tag = tag,
@@ -176,9 +178,23 @@ int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct sk
     return MPI_SUCCESS;
 }
 
+int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct skiff_comm *c, uint32_t ctx, int mode,
+                     int blocking, struct skiff_request **out)
+{
+    int rc = send_start(buf, bytes, dest, tag, c, ctx, mode, blocking, out);
+    if (SKIFF_UNLIKELY(skiff_trace_on) && !rc) {
+        int peer = skiff_comm_world_rank(c, dest);
+        skiff_trace_send(c, ctx, peer, tag, bytes, *out, peer != skiff.rank && bytes > skiff_transport_for(peer)->max_eager,
+                         mode == SKIFF_SEND_SYNC);
+    }
+    return rc;
+}
+
 int skiff_send_restart(struct skiff_request *r, const struct skiff_transport *t, int mode)
 {
     int peer = r->world_peer, self = peer == skiff.rank;
+    SKIFF_TRACE_HOOK(skiff_trace_send(r->comm, r->ctx, peer, r->tag, r->bytes, r, !self && r->bytes > t->max_eager,
+                                      mode == SKIFF_SEND_SYNC));
     struct skiff_hdr h = {.type = SKIFF_MSG_EAGER, .version = SKIFF_PROTO_VERSION, .src = r->comm->rank,
                           .tag = r->tag, .ctx = r->ctx, .len = r->bytes};
     r->st_error = MPI_SUCCESS;
@@ -434,6 +450,7 @@ int skiff_recv_start(void *buf, size_t bytes, int src, int tag, struct skiff_com
     r->bytes = bytes;
     r->state = SKIFF_RS_POSTED;
     *out = r;
+    SKIFF_TRACE_HOOK(skiff_trace_recv(r));
     recv_post(r);
     return MPI_SUCCESS;
 }
@@ -446,6 +463,7 @@ void skiff_recv_restart(struct skiff_request *r)
     r->cancelled = 0;
     r->world_peer = -1;
     r->state = SKIFF_RS_POSTED;
+    SKIFF_TRACE_HOOK(skiff_trace_recv(r));
     recv_post(r);
 }
 
@@ -477,6 +495,7 @@ void skiff_mrecv_start(struct skiff_request *m, void *buf, size_t bytes)
     m->buf = buf;
     m->bytes = bytes;
     m->state = SKIFF_RS_POSTED;
+    SKIFF_TRACE_HOOK(skiff_trace_recv(m));
     deliver_unexp(m, u);
 }
 

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/trace.h"
+
 #define CHUNK_SHIFT SKIFF_REQ_CHUNK_SHIFT
 #define CHUNK SKIFF_REQ_CHUNK
 
@@ -42,6 +44,7 @@ struct skiff_request *skiff_req_alloc(int kind)
 
 void skiff_req_release(struct skiff_request *r)
 {
+    SKIFF_TRACE_HOOK(skiff_trace_done(r));
     r->kind = 0;
     r->gen++; /* ids held by peers for this slot are now stale */
     if (r->gen == 0)

@@ -99,6 +99,7 @@ static int bcast_call(int large, void *buffer, MPI_Count count, MPI_Datatype dat
 {
     SKIFF_ENTER_TWIN(MPI_Bcast, large);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_ROOT(root);
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_bcast(buffer, count, datatype, root, comm, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
@@ -195,6 +196,7 @@ static int reduce_call(int large, const void *sendbuf, void *recvbuf, MPI_Count 
 {
     SKIFF_ENTER_TWIN(MPI_Reduce, large);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_ROOT(root);
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
@@ -337,6 +339,7 @@ static int gather_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_
     struct skiff_stage in = {0}, out = {0};
     SKIFF_ENTER_TWIN(MPI_Gather, large);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_ROOT(root);
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
                                       comm, NULL);
@@ -380,6 +383,7 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     struct skiff_vstage out = {0};
     SKIFF_ENTER(MPI_Gatherv);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_ROOT(root);
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root,
                                       comm, NULL);
@@ -408,6 +412,7 @@ static int scatter_call(int large, const void *sendbuf, MPI_Count sendcount, MPI
     struct skiff_stage in = {0}, out = {0};
     SKIFF_ENTER_TWIN(MPI_Scatter, large);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_ROOT(root);
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
                                        comm, NULL);
@@ -449,6 +454,7 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
     struct skiff_stage out = {0};
     SKIFF_ENTER(MPI_Scatterv);
     SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_ROOT(root);
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                                        comm, NULL);

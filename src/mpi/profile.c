@@ -9,14 +9,16 @@
 #include "core/comm.h"
 #include "core/core.h"
 #include "core/datatype.h"
+#include "core/trace.h"
 #include "mpi/profile.h"
 #include "mpi/profile_table.h"
 #include "util/config.h"
 #include "util/timer.h"
 
+/* The spans' gate: set while the profiler or the tracer (core/trace.h) records. */
 int skiff_prof_on;
-/* SKIFF_PROFILE=1 and between MPI_Init and MPI_Finalize: MPI_Pcontrol(0) pauses the recording
- * (skiff_prof_on), not the report, which MPI_Finalize still gathers from every rank. */
+/* SKIFF_PROFILE=1 or SKIFF_TRACE=1, between MPI_Init and MPI_Finalize: MPI_Pcontrol(0) pauses the
+ * recording (skiff_prof_on), not the report, which MPI_Finalize still gathers from every rank. */
 static int enabled;
 
 const char *const skiff_prof_names[SKIFF_PC_COUNT] = {
@@ -45,6 +47,7 @@ enum skiff_prof_state skiff_prof_enter(void)
     if (depth++)
         return SKIFF_PROF_NESTED;
     call_start = skiff_now();
+    skiff_trace_call_begin();
     return SKIFF_PROF_TIMED;
 }
 
@@ -54,12 +57,18 @@ void skiff_prof_leave_slow(const struct skiff_prof_span *s)
     if (!skiff_prof_on)
         return;
     depth--;
-    if (s->state == SKIFF_PROF_TIMED)
+    if (s->state != SKIFF_PROF_TIMED)
+        return;
+    if (skiff_cfg.profile)
         add_time(&table[s->id], skiff_now() - call_start);
+    skiff_trace_call_end(s->id);
 }
 
 void skiff_prof_msg_slow(enum skiff_prof_call id, size_t bytes)
 {
+    skiff_trace_call_bytes(bytes);
+    if (!skiff_cfg.profile)
+        return;
     struct skiff_prof_stat *st = &table[id];
     st->msgs++;
     st->bytes += bytes;
@@ -98,12 +107,14 @@ size_t skiff_prof_own_bytes(const int counts[], MPI_Datatype dt, MPI_Comm comm)
 
 void skiff_prof_init(enum skiff_prof_call id, double t_enter)
 {
-    if (!skiff_cfg.profile)
+    int tracing = skiff_cfg.trace && skiff_trace_init() == 0;
+    if (!skiff_cfg.profile && !tracing)
         return;
     memset(table, 0, sizeof table);
     depth = 0;
     init_start = t_enter;
-    add_time(&table[id], skiff_now() - t_enter);
+    if (skiff_cfg.profile)
+        add_time(&table[id], skiff_now() - t_enter);
     skiff_prof_on = 1;
     enabled = 1;
 }
@@ -134,6 +145,13 @@ void skiff_prof_finalize(void)
     if (!enabled)
         return;
     enabled = 0;
+    /* The trace first: the profile's gather below sends messages that are not the program's. */
+    skiff_trace_finalize();
+    if (!skiff_cfg.profile) {
+        skiff_prof_on = 0;
+        depth = 0;
+        return;
+    }
     double wall = skiff_now() - init_start;
     /* Counted, not timed: its work comes after the report, and the wall time ends where it starts. */
     add_time(&table[SKIFF_PC_MPI_Finalize], 0.0);
@@ -155,6 +173,8 @@ void skiff_prof_finalize(void)
  * the profiler off when it closes, and leaves depth as it is: resuming starts depth afresh. */
 void skiff_prof_pause(void)
 {
+    if (enabled && skiff_prof_on)
+        skiff_trace_pause();
     skiff_prof_on = 0;
 }
 
@@ -164,6 +184,7 @@ void skiff_prof_resume(void)
         return;
     depth = 0;
     skiff_prof_on = 1;
+    skiff_trace_resume();
 }
 
 /* MPI_Pcontrol(2): this rank's table so far, as a one-rank report of its own (the job's report needs
@@ -171,7 +192,7 @@ void skiff_prof_resume(void)
 void skiff_prof_flush(void)
 {
     static int flushes;
-    if (!enabled)
+    if (!enabled || !skiff_cfg.profile)
         return;
     struct skiff_prof_rec *recs = malloc(SKIFF_PC_COUNT * sizeof *recs);
     if (!recs) {

@@ -12,7 +12,7 @@
 #include "mpi/profile_calls.h"
 #include "util/arch.h"
 
-/* Set from the end of MPI_Init to the start of MPI_Finalize when SKIFF_PROFILE=1. */
+/* Set from the end of MPI_Init to the start of MPI_Finalize when SKIFF_PROFILE=1 or SKIFF_TRACE=1. */
 extern int skiff_prof_on;
 
 enum skiff_prof_state {
@@ -46,6 +46,14 @@ static inline void skiff_prof_leave(const struct skiff_prof_span *s)
     do {                                                                                                 \
         if (SKIFF_UNLIKELY(skiff_span_.state == SKIFF_PROF_TIMED))                                       \
             skiff_prof_msg_slow(skiff_span_.id, (bytes));                                                \
+    } while (0)
+
+/* The current call is a rooted collective (for the tracer: docs/trace.md). */
+void skiff_trace_call_root(int root);
+#define SKIFF_PROFILE_ROOT(root)                                                                         \
+    do {                                                                                                 \
+        if (SKIFF_UNLIKELY(skiff_span_.state == SKIFF_PROF_TIMED))                                       \
+            skiff_trace_call_root(root);                                                                 \
     } while (0)
 
 /* Message sizes as the caller gave them: count elements of dt; the sum of counts[0..size of comm);

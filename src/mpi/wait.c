@@ -4,6 +4,7 @@
 #include "core/greq.h"
 #include "core/progress.h"
 #include "core/pt2pt.h"
+#include "core/trace.h"
 #include "mpi/mpi_impl.h"
 
 #define NOT_LIVE "is not a live request (already completed and freed, or never created)"
@@ -143,6 +144,7 @@ static int retire(struct skiff_request *r, MPI_Request *h, MPI_Status *status)
     skiff_status_from_req(status, r);
     int rc = r->st_error;
     if (SKIFF_UNLIKELY(r->persist != NULL)) {
+        SKIFF_TRACE_HOOK(skiff_trace_done(r)); /* skiff_req_release records the others */
         r->state = SKIFF_RS_IDLE;
         return rc;
     }

@@ -26,6 +26,9 @@ const struct skiff_config_row skiff_config_table[] = {
     {"SKIFF_TCP_SOCKBUF", "0", "socket send and receive buffer bytes per rail; 0 leaves them to the kernel's autotuning, which sizes them to the measured bandwidth-delay product"},
     {"SKIFF_PROFILE", "0", "1: every rank records count, time and message sizes of each MPI call; rank 0 writes one report at MPI_Finalize (docs/profiler.md)"},
     {"SKIFF_PROFILE_FILE", "skiff-profile.<job>.txt", "path of the profile report that rank 0 writes (default: in the working directory, named after the job id, or rank 0's pid)"},
+    {"SKIFF_TRACE", "0", "1: every rank records each MPI call's start and end and the messages inside it (collectives' too); one file per rank at MPI_Finalize, for skiff-replay (docs/trace.md)"},
+    {"SKIFF_TRACE_FILE", "skiff-trace.<job>", "prefix of the trace files: rank r writes <prefix>.<r> (default: in the working directory, named after the job id, or rank 0's pid)"},
+    {"SKIFF_TRACE_RECORDS", "1048576", "records (40 bytes each) a rank keeps at most; when full, recording stops and the trace says it is truncated"},
     {NULL, NULL, NULL},
 };
 
@@ -130,6 +133,11 @@ int skiff_config_load(void)
     c.profile_file = getenv("SKIFF_PROFILE_FILE");
     if (c.profile_file && !*c.profile_file)
         c.profile_file = NULL;
+    rc |= get_int("SKIFF_TRACE", 0, 0, 1, &c.trace);
+    c.trace_file = getenv("SKIFF_TRACE_FILE");
+    if (c.trace_file && !*c.trace_file)
+        c.trace_file = NULL;
+    rc |= get_size("SKIFF_TRACE_RECORDS", 1u << 20, 16, (size_t)1 << 32, &c.trace_records);
     rc |= get_seconds("SKIFF_PROGRESS_TIMEOUT", 0, &c.progress_timeout);
     rc |= get_seconds("SKIFF_FINALIZE_TIMEOUT", 5, &c.finalize_timeout);
     /* The fast box is a ring indexed by masking: keep it a power of two. */

@@ -23,6 +23,9 @@ struct skiff_config {
     size_t tcp_sockbuf;         /* SKIFF_TCP_SOCKBUF: socket buffer bytes (0: kernel autotuning) */
     int profile;                /* SKIFF_PROFILE: 1 records every MPI call and writes a report at MPI_Finalize */
     const char *profile_file;   /* SKIFF_PROFILE_FILE: the report's path (NULL: skiff-profile.<job>.txt) */
+    int trace;                  /* SKIFF_TRACE: 1 records every MPI call and its messages, one file per rank */
+    const char *trace_file;     /* SKIFF_TRACE_FILE: the files' prefix, rank appended (NULL: skiff-trace.<job>) */
+    size_t trace_records;       /* SKIFF_TRACE_RECORDS: records each rank keeps at most (40 bytes each) */
 };
 
 #define SKIFF_TR_SHM 0x1

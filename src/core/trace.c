@@ -1,0 +1,322 @@
+/* The call tracer's recorder: a buffer of fixed-size records (core/trace_format.h), filled by the
+ * profiler's span (calls) and the core's hooks (messages), written to one file per rank at
+ * MPI_Finalize. When the buffer fills, recording stops there for good: the call under way is marked
+ * truncated, the file says so, and what was kept is still written. */
+#include "core/trace.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "boot/boot.h"
+#include "core/comm.h"
+#include "core/core.h"
+#include "core/node.h"
+#include "core/request.h"
+#include "core/trace_format.h"
+#include "mpi/profile_calls.h"
+#include "util/config.h"
+
+int skiff_trace_on;
+
+static struct {
+    int enabled;                  /* SKIFF_TRACE=1, between MPI_Init and MPI_Finalize */
+    int truncated;
+    struct skiff_trace_rec *rec;
+    size_t n, max;
+    long cur;                     /* the open CALL record, or -1 */
+    uint64_t start;               /* ns, CLOCK_MONOTONIC, at the end of MPI_Init */
+    const struct skiff_comm **seen; /* per context id / 2: the communicator last announced */
+    size_t nseen;
+} tr = {.cur = -1};
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t now(void)
+{
+    return mono_ns() - tr.start;
+}
+
+/* k free records, or NULL: then the buffer is full and recording ends here. */
+static struct skiff_trace_rec *take(size_t k)
+{
+    if (SKIFF_UNLIKELY(tr.n + k > tr.max)) {
+        if (!tr.truncated && tr.cur >= 0)
+            tr.rec[tr.cur].flags |= SKIFF_TRF_TRUNCATED;
+        tr.truncated = 1;
+        skiff_trace_on = 0;
+        return NULL;
+    }
+    struct skiff_trace_rec *r = &tr.rec[tr.n];
+    tr.n += k;
+    memset(r, 0, k * sizeof *r);
+    return r;
+}
+
+int skiff_trace_init(void)
+{
+    if (!skiff_cfg.trace)
+        return 0;
+    tr.max = skiff_cfg.trace_records;
+    tr.rec = malloc(tr.max * sizeof *tr.rec); /* untouched pages cost nothing */
+    if (!tr.rec) {
+        fprintf(stderr, "skiff trace: rank %d: no memory for %zu records; not tracing\n", skiff.rank, tr.max);
+        return -1;
+    }
+    tr.n = 0;
+    tr.cur = -1;
+    tr.truncated = 0;
+    tr.start = mono_ns();
+    tr.enabled = 1;
+    skiff_trace_on = 1;
+    return 0;
+}
+
+void skiff_trace_pause(void)
+{
+    if (!tr.enabled)
+        return;
+    /* MPI_Pcontrol(0)'s own call ends here: its span will see recording off. */
+    skiff_trace_call_end(SKIFF_PC_MPI_Pcontrol);
+    skiff_trace_on = 0;
+}
+
+void skiff_trace_resume(void)
+{
+    if (tr.enabled && !tr.truncated)
+        skiff_trace_on = 1;
+}
+
+void skiff_trace_call_begin(void)
+{
+    if (!skiff_trace_on)
+        return;
+    struct skiff_trace_rec *r = take(1);
+    if (!r) {
+        tr.cur = -1;
+        return;
+    }
+    r->kind = SKIFF_TR_CALL;
+    r->peer = -1;
+    r->t = now();
+    tr.cur = r - tr.rec;
+}
+
+void skiff_trace_call_end(int call)
+{
+    if (tr.cur < 0)
+        return;
+    struct skiff_trace_rec *r = &tr.rec[tr.cur];
+    r->call = (uint16_t)call;
+    r->x = now();
+    tr.cur = -1;
+}
+
+void skiff_trace_call_bytes(size_t bytes)
+{
+    if (tr.cur >= 0)
+        tr.rec[tr.cur].bytes += bytes;
+}
+
+void skiff_trace_call_root(int root)
+{
+    if (tr.cur >= 0)
+        tr.rec[tr.cur].peer = root;
+}
+
+/* Announces c (its context id, size and members' world ranks) the first time a record names it, and
+ * again when another communicator has taken its context id since. */
+static int announce(const struct skiff_comm *c)
+{
+    size_t i = c->ctx / 2;
+    if (i >= tr.nseen) {
+        size_t n = tr.nseen ? tr.nseen : 64;
+        while (n <= i)
+            n *= 2;
+        const struct skiff_comm **p = realloc(tr.seen, n * sizeof *p);
+        if (!p)
+            return -1;
+        memset(p + tr.nseen, 0, (n - tr.nseen) * sizeof *p);
+        tr.seen = p;
+        tr.nseen = n;
+    }
+    if (tr.seen[i] == c)
+        return 0;
+    int n = c->peers;
+    struct skiff_trace_rec *r = take(1 + ((size_t)n + 8) / 9);
+    if (!r)
+        return -1;
+    tr.seen[i] = c;
+    r->kind = SKIFF_TR_COMM;
+    r->comm = c->ctx;
+    r->peer = n;
+    r->tag = c->rank;
+    r->t = now();
+    for (int k = 0; k < n; k += 9) {
+        struct skiff_trace_members *m = (struct skiff_trace_members *)&r[1 + k / 9];
+        m->kind = SKIFF_TR_MEMBERS;
+        m->n = (uint8_t)(n - k < 9 ? n - k : 9);
+        for (int j = 0; j < m->n; j++)
+            m->rank[j] = skiff_comm_world_rank(c, k + j);
+    }
+    return 0;
+}
+
+/* A message record inside the open call (messages outside any recorded call are not kept). */
+static struct skiff_trace_rec *msg_rec(const struct skiff_comm *c, int kind)
+{
+    if (tr.cur < 0 || (c && announce(c)))
+        return NULL;
+    struct skiff_trace_rec *r = take(1);
+    if (r) {
+        r->kind = (uint8_t)kind;
+        r->t = now();
+    }
+    return r;
+}
+
+void skiff_trace_send(const struct skiff_comm *c, uint32_t ctx, int world_peer, int tag, size_t bytes,
+                      const struct skiff_request *req, int rndv, int sync)
+{
+    struct skiff_trace_rec *r = msg_rec(c, SKIFF_TR_SEND);
+    if (!r)
+        return;
+    r->peer = world_peer;
+    r->tag = tag;
+    r->comm = ctx;
+    r->bytes = bytes;
+    r->x = req ? skiff_req_id(req) : 0;
+    r->flags = (uint8_t)((rndv ? SKIFF_TRF_RNDV : 0) | (sync ? SKIFF_TRF_SYNC : 0));
+}
+
+void skiff_trace_recv(const struct skiff_request *q)
+{
+    struct skiff_trace_rec *r = msg_rec(q->comm, SKIFF_TR_RECV);
+    if (!r)
+        return;
+    r->peer = q->peer == MPI_ANY_SOURCE ? -1 : skiff_comm_world_rank(q->comm, q->peer);
+    r->tag = q->tag == MPI_ANY_TAG ? -1 : q->tag;
+    r->comm = q->ctx;
+    r->bytes = q->bytes;
+    r->x = skiff_req_id(q);
+}
+
+void skiff_trace_done(const struct skiff_request *q)
+{
+    /* A request the program freed completes unseen: nothing waited for it. */
+    if ((q->kind != SKIFF_REQ_SEND && q->kind != SKIFF_REQ_RECV && q->kind != SKIFF_REQ_COLL) || q->freed)
+        return;
+    struct skiff_trace_rec *r = msg_rec(NULL, SKIFF_TR_DONE);
+    if (!r)
+        return;
+    r->x = skiff_req_id(q);
+    r->comm = q->ctx;
+    r->peer = -1;
+    if (q->kind == SKIFF_REQ_RECV) {
+        r->flags = SKIFF_TRF_RECV;
+        r->peer = q->world_peer;
+        r->tag = q->st_tag;
+        r->bytes = q->st_bytes;
+    }
+}
+
+void skiff_trace_coll(const struct skiff_comm *c, int tag, const struct skiff_request *req)
+{
+    struct skiff_trace_rec *r = msg_rec(c, SKIFF_TR_COLL);
+    if (!r)
+        return;
+    r->comm = c->ctx;
+    r->tag = tag;
+    r->peer = c->rank;
+    r->bytes = (uint64_t)c->size;
+    r->x = req ? skiff_req_id(req) : 0;
+    r->flags = req ? SKIFF_TRF_NONBLOCKING : 0;
+}
+
+void skiff_trace_sync(const struct skiff_comm *c, int what, size_t bytes)
+{
+    struct skiff_trace_rec *r = msg_rec(c, SKIFF_TR_SYNC);
+    if (!r)
+        return;
+    r->comm = c->ctx;
+    r->peer = what;
+    r->tag = c->size;
+    r->bytes = bytes;
+}
+
+static const char *const call_names[SKIFF_PC_COUNT] = {
+#define SKIFF_TR_NAME(name) #name,
+    SKIFF_PROFILE_CALLS(SKIFF_TR_NAME)
+#undef SKIFF_TR_NAME
+};
+
+/* skiff's mpiexec names the job (16 hex digits); a one-rank job, or one started by another launcher,
+ * by rank 0's pid, which the other ranks do not know: they use their own job id then. */
+static void prefix_of(char *out, size_t len)
+{
+    if (skiff_cfg.trace_file)
+        snprintf(out, len, "%s", skiff_cfg.trace_file);
+    else if (skiff_boot.jobid == (uint64_t)getpid())
+        snprintf(out, len, "skiff-trace.%d", (int)getpid());
+    else
+        snprintf(out, len, "skiff-trace.%016llx", (unsigned long long)skiff_boot.jobid);
+}
+
+void skiff_trace_finalize(void)
+{
+    if (!tr.enabled)
+        return;
+    long fin = tr.cur;
+    skiff_trace_call_end(SKIFF_PC_MPI_Finalize); /* MPI_Finalize's own record: where the trace ends */
+    if (fin >= 0)
+        tr.rec[fin].x = tr.rec[fin].t;
+    skiff_trace_on = 0;
+    tr.enabled = 0;
+    struct skiff_trace_head h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, SKIFF_TRACE_MAGIC, sizeof h.magic);
+    h.rank = (uint32_t)skiff.rank;
+    h.size = (uint32_t)skiff.size;
+    h.node = (uint32_t)skiff_node_of(skiff.rank);
+    h.nnodes = (uint32_t)skiff_job_nodes();
+    h.flags = tr.truncated ? SKIFF_TRACE_HEAD_TRUNCATED : 0;
+    h.ncalls = SKIFF_PC_COUNT;
+    h.nrecs = tr.n;
+    h.max_recs = tr.max;
+    h.jobid = skiff_boot.jobid;
+    h.wall_ns = now();
+    h.start_ns = tr.start;
+    h.shm_eager = skiff.shm ? skiff.shm->max_eager : 0;
+    h.tcp_eager = skiff.tcp ? skiff.tcp->max_eager : skiff_cfg.tcp_eager;
+    gethostname(h.host, sizeof h.host - 1);
+    char prefix[4096], path[4200];
+    prefix_of(prefix, sizeof prefix);
+    snprintf(path, sizeof path, "%s.%d", prefix, skiff.rank);
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(&h, sizeof h, 1, f) == 1 && fwrite(tr.rec, sizeof *tr.rec, tr.n, f) == tr.n;
+    for (int i = 0; ok && i < SKIFF_PC_COUNT; i++)
+        ok = fwrite(call_names[i], strlen(call_names[i]) + 1, 1, f) == 1;
+    if (f && fclose(f))
+        ok = 0;
+    if (!ok)
+        fprintf(stderr, "skiff trace: rank %d: cannot write %s: %s\n", skiff.rank, path, strerror(errno));
+    else if (skiff.rank == 0)
+        fprintf(stderr, "skiff trace: %s.0 ... %s.%d (%zu records on rank 0%s); skiff-replay %s reads them\n",
+                prefix, prefix, skiff.size - 1, tr.n,
+                tr.truncated ? ", TRUNCATED: the buffer filled; SKIFF_TRACE_RECORDS raises it" : "", prefix);
+    else if (tr.truncated)
+        fprintf(stderr, "skiff trace: rank %d: TRUNCATED after %zu records\n", skiff.rank, tr.n);
+    free(tr.rec);
+    tr.rec = NULL;
+    free(tr.seen);
+    tr.seen = NULL;
+    tr.nseen = 0;
+}

@@ -46,3 +46,22 @@ add_test(NAME replay_hand COMMAND ${SKIFF_PYTHON3} ${SKIFF_TRACE_SRC}/check_repl
   ${SKIFF_TRACE_BIN}/replay_hand)
 set_tests_properties(replay_hand PROPERTIES TIMEOUT 60 LABELS "trace;replay"
   PASS_REGULAR_EXPRESSION "OK replay" FAIL_REGULAR_EXPRESSION "FAIL")
+
+# A real trace's dependency graph is complete: replayed, every rank reaches MPI_Finalize (no message
+# without its sender, no rendezvous without its receive): tests/trace/coll_mix.c at np 4, over shared
+# memory, over tcp, and on two pretend nodes (node-aware collectives).
+add_executable(trace_coll_mix ${SKIFF_TRACE_SRC}/coll_mix.c)
+target_link_libraries(trace_coll_mix PRIVATE mpi)
+set_target_properties(trace_coll_mix PROPERTIES OUTPUT_NAME coll_mix RUNTIME_OUTPUT_DIRECTORY ${SKIFF_TRACE_BIN})
+foreach(variant shm tcp nodes)
+  set(dir ${SKIFF_TRACE_BIN}/replay_complete_${variant})
+  file(MAKE_DIRECTORY ${dir})
+  add_test(NAME replay_complete_${variant}
+    COMMAND ${SKIFF_PYTHON3} ${SKIFF_TRACE_SRC}/check_complete.py ${SKIFF_MPIEXEC} $<TARGET_FILE:trace_coll_mix> 4
+            ${dir} $<TARGET_FILE:skiff-replay>
+    WORKING_DIRECTORY ${dir})
+  set_tests_properties(replay_complete_${variant} PROPERTIES TIMEOUT 150 PROCESSORS 4 LABELS "mpi;trace;replay"
+    PASS_REGULAR_EXPRESSION "OK replay complete" FAIL_REGULAR_EXPRESSION "FAIL")
+endforeach()
+set_tests_properties(replay_complete_tcp PROPERTIES ENVIRONMENT "SKIFF_TRANSPORTS=tcp")
+set_tests_properties(replay_complete_nodes PROPERTIES ENVIRONMENT "SKIFF_NODE_SIZE=2")

@@ -3,7 +3,9 @@
  *
  * The model (docs/trace.md, "The model"):
  *   - a computation interval (from the end of one call to the start of the next) takes what it took;
- *     so does a call that moved no message (Comm_rank, Type_commit, ...);
+ *     so does a call that moved no message (Comm_rank, Type_commit, ...), and, inside a call, the
+ *     stretch from a completion to the next message posted or to the call's end (a collective's
+ *     reduction of what it received, an unpack);
  *   - a send starts at max(now, the sender's next free slot), costs the sender o, and arrives at
  *     start + o + L + (s-1)G; the sender's next send may start g + (s-1)G after this one;
  *   - a receive taken complete (Wait, Recv, a collective's round) waits for its message's arrival, plus o;
@@ -195,6 +197,7 @@ struct rstate {
     double nic_free;
     uint64_t prev_end;   /* recorded end of the previous call (ns) */
     long call;           /* open CALL record */
+    uint64_t after_done; /* recorded time of the last DONE of the open call, while no post followed (0: none) */
     double call_T0;
     int call_msgs;
     int done;
@@ -454,12 +457,24 @@ static int sync_at(struct sim *s, int r, const struct skiff_trace_rec *x)
     return 1;
 }
 
+/* Local work inside a call: from a completion to the next message posted (a collective reducing what it
+ * received before it sends it on) or to the call's end, as recorded. */
+static void local_after_done(struct rstate *st, uint64_t t)
+{
+    if (st->after_done && t > st->after_done) {
+        st->T += (double)(t - st->after_done) * 1e-9;
+        st->compute += (double)(t - st->after_done) * 1e-9;
+    }
+    st->after_done = 0;
+}
+
 static void close_call(struct sim *s, int r)
 {
     struct rstate *st = &s->rs[r];
     if (st->call < 0)
         return;
     const struct skiff_trace_rec *c = &s->t->rank[r].rec[st->call];
+    local_after_done(st, c->x);
     if (!st->call_msgs && c->x > c->t) {
         st->T = st->call_T0 + (double)(c->x - c->t) * 1e-9;
         st->compute += (double)(c->x - c->t) * 1e-9;
@@ -500,10 +515,12 @@ static size_t run(struct sim *s, int r)
             break;
         case SKIFF_TR_SEND:
             st->call_msgs = 1;
+            local_after_done(st, x->t);
             send_post(s, r, x, i);
             break;
         case SKIFF_TR_RECV:
             st->call_msgs = 1;
+            local_after_done(st, x->t);
             st->post_time[i] = st->T;
             break;
         case SKIFF_TR_DONE:
@@ -514,6 +531,7 @@ static size_t run(struct sim *s, int r)
             } else if (!send_done(s, r, i)) {
                 return st->pc - start;
             }
+            st->after_done = x->t ? x->t : 1;
             break;
         case SKIFF_TR_SYNC:
             st->call_msgs = 1;

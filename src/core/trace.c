@@ -211,8 +211,10 @@ void skiff_trace_recv(const struct skiff_request *q)
 
 void skiff_trace_done(const struct skiff_request *q)
 {
-    /* A request the program freed completes unseen: nothing waited for it. */
-    if ((q->kind != SKIFF_REQ_SEND && q->kind != SKIFF_REQ_RECV && q->kind != SKIFF_REQ_COLL) || q->freed)
+    /* A request the program freed completes unseen: nothing waited for it. One released without having
+     * completed (an inactive persistent request given to MPI_Request_free) carries no message. */
+    if ((q->kind != SKIFF_REQ_SEND && q->kind != SKIFF_REQ_RECV && q->kind != SKIFF_REQ_COLL) || q->freed ||
+        q->state != SKIFF_RS_DONE)
         return;
     struct skiff_trace_rec *r = msg_rec(NULL, SKIFF_TR_DONE);
     if (!r)

@@ -11,6 +11,8 @@ Times in microseconds; w = (s - 1) G, the wire time of an s-byte message.
   bcast       skiff's binomial broadcast of s = 1000 bytes at 4 ranks as the tracer records it (root sends
               to 2 then 1, 2 forwards to 3) with g > o: the second send waits for the gap, so rank 1 ends
               last at g + w + o + L + w + o
+  local       rank 1 receives, then sends back 3 us later inside the same call (a collective reducing
+              before it forwards): 2 (2o + L + w) + 3
   barrier     a shared-memory barrier of 4 ranks arriving after 10, 20, 30, 40 us of computation:
               40 + 2 ceil(log2 4) (o + L) with the within-node parameters
   sweep       --sweep L=1us..100us --points 3 on the ping-pong: the table's rows are the formula at
@@ -25,8 +27,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tracefile as tf  # noqa: E402
 from tracefile import Rec  # noqa: E402
 
-NAMES = ["MPI_Send", "MPI_Recv", "MPI_Bcast", "MPI_Barrier", "MPI_Finalize"]
-SEND, RECV, BCAST, BARRIER, FINALIZE = range(5)
+NAMES = ["MPI_Send", "MPI_Recv", "MPI_Bcast", "MPI_Barrier", "MPI_Finalize", "MPI_Sendrecv"]
+SEND, RECV, BCAST, BARRIER, FINALIZE, SENDRECV = range(6)
 FAILS = []
 
 
@@ -38,7 +40,8 @@ def check(cond, what):
 
 
 class Rank:
-    """Builds one rank's records; the recorded clock advances by gap before each call, 1 us inside it."""
+    """Builds one rank's records; the recorded clock advances by gap before each call, 1 us inside it
+    (which the model replaces: every call here moves messages)."""
 
     def __init__(self):
         self.recs = []
@@ -49,6 +52,9 @@ class Rank:
         self.clock += int(round(gap_us * 1000))
         self.recs.append(Rec(tf.CALL, call=name, t=self.clock, x=self.clock + 1000))
         self.clock += 1000
+        for r in inner:  # all recorded at the call's end: no local work inside the call
+            if r.kind != tf.COMM:
+                r.t = self.clock
         self.recs.extend(inner)
 
     def rid(self):
@@ -150,6 +156,20 @@ def main():
     want = gb + w + ob + Lb + w + ob
     pre = write(d, "bcast", ranks, [0, 1, 2, 3])
     near(replay(exe, pre, "--intra", bad, "--inter", params)[0], want, "binomial broadcast with g > o")
+
+    # local work inside a call: rank 1 receives, works 3 us (as recorded), then sends back in the same call
+    s = 1000
+    r0, r1 = Rank(), Rank()
+    r0.call(SEND, 0, send(1, s))
+    r0.call(RECV, 0, *blocking_recv(r0, 1, s))
+    r1.call(SENDRECV, 0, *blocking_recv(r1, 0, s), send(0, s))
+    call = r1.recs[-4]
+    r1.recs[-3].t = r1.recs[-2].t = call.t          # posted and completed as the call began
+    r1.recs[-1].t = call.x = call.t + 3000            # the send 3 us later, as the call ends
+    w = (s - 1) * G
+    want = 2 * (2 * o + L + w) + 3.0
+    pre = write(d, "local", [r0, r1], [0, 1])
+    near(replay(exe, pre, "--loggp", good)[0], want, "local work between a completion and the next send")
 
     # shared-memory barrier
     ranks = [Rank() for _ in range(4)]

@@ -247,7 +247,25 @@ enum {
 enum {
     MPI_KEYVAL_INVALID = 0,
     MPI_TAG_UB = 501, MPI_IO = 502, MPI_HOST = 503, MPI_WTIME_IS_GLOBAL = 504,
-    MPI_UNIVERSE_SIZE = 505, MPI_APPNUM = 506, MPI_LASTUSEDCODE = 507
+    MPI_UNIVERSE_SIZE = 505, MPI_APPNUM = 506, MPI_LASTUSEDCODE = 507,
+    MPI_WIN_BASE = 601, MPI_WIN_DISP_UNIT = 602, MPI_WIN_SIZE = 603, MPI_WIN_CREATE_FLAVOR = 604,
+    MPI_WIN_MODEL = 605
+};
+
+/* One-sided communication: modes (the file open modes share the ABI's enum), lock types, window flavors
+ * and memory models. */
+enum {
+    MPI_MODE_APPEND = 1, MPI_MODE_CREATE = 2, MPI_MODE_DELETE_ON_CLOSE = 4, MPI_MODE_EXCL = 8,
+    MPI_MODE_RDONLY = 16, MPI_MODE_RDWR = 32, MPI_MODE_SEQUENTIAL = 64, MPI_MODE_UNIQUE_OPEN = 128,
+    MPI_MODE_WRONLY = 256,
+    MPI_MODE_NOCHECK = 1024, MPI_MODE_NOPRECEDE = 2048, MPI_MODE_NOPUT = 4096, MPI_MODE_NOSTORE = 8192,
+    MPI_MODE_NOSUCCEED = 16384
+};
+enum {
+    MPI_LOCK_EXCLUSIVE = 301, MPI_LOCK_SHARED = 302,
+    MPI_WIN_FLAVOR_CREATE = 311, MPI_WIN_FLAVOR_ALLOCATE = 312, MPI_WIN_FLAVOR_DYNAMIC = 313,
+    MPI_WIN_FLAVOR_SHARED = 314,
+    MPI_WIN_UNIFIED = 321, MPI_WIN_SEPARATE = 322
 };
 
 typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
@@ -266,6 +284,13 @@ typedef int (MPI_Delete_function)(MPI_Comm comm, int keyval, void *attribute_val
 #define MPI_NULL_COPY_FN        ((MPI_Copy_function*)0x0)
 #define MPI_DUP_FN              ((MPI_Copy_function*)0x1)
 #define MPI_NULL_DELETE_FN      ((MPI_Delete_function*)0x0)
+typedef int (MPI_Win_copy_attr_function)(MPI_Win win, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int keyval, void *attribute_val, void *extra_state);
+#define MPI_WIN_NULL_COPY_FN    ((MPI_Win_copy_attr_function*)0x0)
+#define MPI_WIN_DUP_FN          ((MPI_Win_copy_attr_function*)0x1)
+#define MPI_WIN_NULL_DELETE_FN  ((MPI_Win_delete_attr_function*)0x0)
+typedef void (MPI_Win_errhandler_function)(MPI_Win *win, int *error_code, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 typedef int (MPI_Grequest_query_function)(void *extra_state, MPI_Status *status);
 typedef int (MPI_Grequest_free_function)(void *extra_state);
 typedef int (MPI_Grequest_cancel_function)(void *extra_state, int complete);
@@ -1470,6 +1495,94 @@ SKIFF_MPI_API int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size);
 SKIFF_MPI_API int PMPI_Type_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
 SKIFF_MPI_API int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype, MPI_Comm comm);
 SKIFF_MPI_API int PMPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype datatype);
+
+/* One-sided communication (src/mpi/win*.c, src/rma/). */
+SKIFF_MPI_API int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win);
+SKIFF_MPI_API int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win);
+SKIFF_MPI_API int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win);
+SKIFF_MPI_API int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win);
+SKIFF_MPI_API int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win);
+SKIFF_MPI_API int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win);
+SKIFF_MPI_API int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
+SKIFF_MPI_API int MPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr);
+SKIFF_MPI_API int MPI_Win_free(MPI_Win *win);
+SKIFF_MPI_API int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
+SKIFF_MPI_API int MPI_Win_set_name(MPI_Win win, const char *win_name);
+SKIFF_MPI_API int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+SKIFF_MPI_API int MPI_Win_set_info(MPI_Win win, MPI_Info info);
+SKIFF_MPI_API int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
+SKIFF_MPI_API int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn, MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval, void *extra_state);
+SKIFF_MPI_API int MPI_Win_free_keyval(int *win_keyval);
+SKIFF_MPI_API int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
+SKIFF_MPI_API int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
+SKIFF_MPI_API int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
+SKIFF_MPI_API int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn, MPI_Errhandler *errhandler);
+SKIFF_MPI_API int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+SKIFF_MPI_API int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
+SKIFF_MPI_API int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
+SKIFF_MPI_API int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+SKIFF_MPI_API int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win);
+SKIFF_MPI_API int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+SKIFF_MPI_API int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win);
+SKIFF_MPI_API int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+SKIFF_MPI_API int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+SKIFF_MPI_API int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+SKIFF_MPI_API int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+SKIFF_MPI_API int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+SKIFF_MPI_API int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win);
+SKIFF_MPI_API int MPI_Win_fence(int assert, MPI_Win win);
+SKIFF_MPI_API int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+SKIFF_MPI_API int MPI_Win_unlock(int rank, MPI_Win win);
+SKIFF_MPI_API int MPI_Win_lock_all(int assert, MPI_Win win);
+SKIFF_MPI_API int MPI_Win_unlock_all(MPI_Win win);
+SKIFF_MPI_API int MPI_Win_flush(int rank, MPI_Win win);
+SKIFF_MPI_API int MPI_Win_flush_all(MPI_Win win);
+SKIFF_MPI_API int MPI_Win_flush_local(int rank, MPI_Win win);
+SKIFF_MPI_API int MPI_Win_flush_local_all(MPI_Win win);
+SKIFF_MPI_API int MPI_Win_sync(MPI_Win win);
+SKIFF_MPI_API int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win);
+SKIFF_MPI_API int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win);
+SKIFF_MPI_API int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win);
+SKIFF_MPI_API int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win);
+SKIFF_MPI_API int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win);
+SKIFF_MPI_API int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win);
+SKIFF_MPI_API int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
+SKIFF_MPI_API int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr);
+SKIFF_MPI_API int PMPI_Win_free(MPI_Win *win);
+SKIFF_MPI_API int PMPI_Win_get_group(MPI_Win win, MPI_Group *group);
+SKIFF_MPI_API int PMPI_Win_set_name(MPI_Win win, const char *win_name);
+SKIFF_MPI_API int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+SKIFF_MPI_API int PMPI_Win_set_info(MPI_Win win, MPI_Info info);
+SKIFF_MPI_API int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
+SKIFF_MPI_API int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn, MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval, void *extra_state);
+SKIFF_MPI_API int PMPI_Win_free_keyval(int *win_keyval);
+SKIFF_MPI_API int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
+SKIFF_MPI_API int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
+SKIFF_MPI_API int PMPI_Win_delete_attr(MPI_Win win, int win_keyval);
+SKIFF_MPI_API int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn, MPI_Errhandler *errhandler);
+SKIFF_MPI_API int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+SKIFF_MPI_API int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
+SKIFF_MPI_API int PMPI_Win_call_errhandler(MPI_Win win, int errorcode);
+SKIFF_MPI_API int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+SKIFF_MPI_API int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win);
+SKIFF_MPI_API int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+SKIFF_MPI_API int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win);
+SKIFF_MPI_API int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+SKIFF_MPI_API int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+SKIFF_MPI_API int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+SKIFF_MPI_API int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+SKIFF_MPI_API int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+SKIFF_MPI_API int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win);
+SKIFF_MPI_API int PMPI_Win_fence(int assert, MPI_Win win);
+SKIFF_MPI_API int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+SKIFF_MPI_API int PMPI_Win_unlock(int rank, MPI_Win win);
+SKIFF_MPI_API int PMPI_Win_lock_all(int assert, MPI_Win win);
+SKIFF_MPI_API int PMPI_Win_unlock_all(MPI_Win win);
+SKIFF_MPI_API int PMPI_Win_flush(int rank, MPI_Win win);
+SKIFF_MPI_API int PMPI_Win_flush_all(MPI_Win win);
+SKIFF_MPI_API int PMPI_Win_flush_local(int rank, MPI_Win win);
+SKIFF_MPI_API int PMPI_Win_flush_local_all(MPI_Win win);
+SKIFF_MPI_API int PMPI_Win_sync(MPI_Win win);
 
 #if defined(__cplusplus)
 }

@@ -6,7 +6,7 @@
 #include "core/comm.h"
 #include "core/error.h"
 
-enum kind { KIND_COMM, KIND_TYPE };
+enum kind { KIND_COMM, KIND_TYPE, KIND_WIN };
 
 /* The callbacks take the object's own handle type, so each kind keeps its own pointers. */
 struct keyval {
@@ -14,10 +14,12 @@ struct keyval {
     union {
         MPI_Comm_copy_attr_function *comm;
         MPI_Type_copy_attr_function *type;
+        MPI_Win_copy_attr_function *win; /* kept, never called: windows are not copied */
     } copy;
     union {
         MPI_Comm_delete_attr_function *comm;
         MPI_Type_delete_attr_function *type;
+        MPI_Win_delete_attr_function *win;
     } del;
     void *extra;
     int user;  /* the user still holds the keyval */
@@ -30,6 +32,7 @@ struct owner {
     struct skiff_attrs *l;
     MPI_Comm comm;
     MPI_Datatype type;
+    MPI_Win win;
 };
 
 static struct {
@@ -37,8 +40,8 @@ static struct {
     int n;
 } keyvals;
 
-static const char *const kind_name[] = {"communicator", "datatype"};
-static const char *const kind_maker[] = {"MPI_Comm_create_keyval", "MPI_Type_create_keyval"};
+static const char *const kind_name[] = {"communicator", "datatype", "window"};
+static const char *const kind_maker[] = {"MPI_Comm_create_keyval", "MPI_Type_create_keyval", "MPI_Win_create_keyval"};
 
 static struct keyval *slot(int k)
 {
@@ -138,6 +141,9 @@ static int run_delete(const struct owner *o, const struct skiff_attr *a)
     if (kv->kind == KIND_TYPE)
         rc = kv->del.type == MPI_TYPE_NULL_DELETE_FN ? MPI_SUCCESS
                                                      : kv->del.type(o->type, a->keyval, a->value, kv->extra);
+    else if (kv->kind == KIND_WIN)
+        rc = kv->del.win == MPI_WIN_NULL_DELETE_FN ? MPI_SUCCESS
+                                                   : kv->del.win(o->win, a->keyval, a->value, kv->extra);
     else
         rc = kv->del.comm == MPI_COMM_NULL_DELETE_FN ? MPI_SUCCESS
                                                      : kv->del.comm(o->comm, a->keyval, a->value, kv->extra);
@@ -271,12 +277,12 @@ void skiff_attrs_drop(struct skiff_attrs *l)
 
 static struct owner of_comm(struct skiff_comm *c)
 {
-    return (struct owner){KIND_COMM, &c->attrs, c->handle, MPI_DATATYPE_NULL};
+    return (struct owner){KIND_COMM, &c->attrs, c->handle, MPI_DATATYPE_NULL, MPI_WIN_NULL};
 }
 
 static struct owner of_type(struct skiff_attrs *l, MPI_Datatype h)
 {
-    return (struct owner){KIND_TYPE, l, MPI_COMM_NULL, h};
+    return (struct owner){KIND_TYPE, l, MPI_COMM_NULL, h, MPI_WIN_NULL};
 }
 
 int skiff_attr_set(struct skiff_comm *c, int k, void *value)
@@ -339,6 +345,45 @@ int skiff_type_attr_copy_all(const struct skiff_attrs *from, MPI_Datatype fh, st
 int skiff_type_attr_delete_all(struct skiff_attrs *l, MPI_Datatype h)
 {
     struct owner o = of_type(l, h);
+    return delete_all(&o);
+}
+
+int skiff_win_keyval_create(MPI_Win_copy_attr_function *copy, MPI_Win_delete_attr_function *del, void *extra,
+                            int *keyval)
+{
+    return keyval_create((struct keyval){.kind = KIND_WIN, .copy.win = copy, .del.win = del, .extra = extra}, keyval);
+}
+
+int skiff_win_keyval_free(int k)
+{
+    return keyval_free(k, KIND_WIN);
+}
+
+static struct owner of_win(struct skiff_attrs *l, MPI_Win h)
+{
+    return (struct owner){KIND_WIN, l, MPI_COMM_NULL, MPI_DATATYPE_NULL, h};
+}
+
+int skiff_win_attr_set(struct skiff_attrs *l, MPI_Win h, int k, void *value)
+{
+    struct owner o = of_win(l, h);
+    return attr_set(&o, k, value);
+}
+
+int skiff_win_attr_get(const struct skiff_attrs *l, int k, void **value, int *flag)
+{
+    return attr_get(l, KIND_WIN, k, value, flag);
+}
+
+int skiff_win_attr_delete(struct skiff_attrs *l, MPI_Win h, int k)
+{
+    struct owner o = of_win(l, h);
+    return attr_delete(&o, k);
+}
+
+int skiff_win_attr_delete_all(struct skiff_attrs *l, MPI_Win h)
+{
+    struct owner o = of_win(l, h);
     return delete_all(&o);
 }
 

@@ -1,4 +1,4 @@
-/* Attribute caching on communicators and datatypes: keyvals with their copy and delete callbacks, and each
+/* Attribute caching on communicators, datatypes and windows: keyvals with their copy and delete callbacks, and each
  * object's list of (keyval, value). A keyval belongs to one kind of object: one made for datatypes is refused
  * on a communicator and the other way round. The predefined attributes (MPI_TAG_UB, ...) are answered by the
  * MPI layer and never stored here. */
@@ -51,6 +51,15 @@ int skiff_type_attr_delete(struct skiff_attrs *l, MPI_Datatype h, int keyval);
 int skiff_type_attr_copy_all(const struct skiff_attrs *from, MPI_Datatype fh, struct skiff_attrs *to);
 int skiff_type_attr_delete_all(struct skiff_attrs *l, MPI_Datatype h);
 void skiff_attrs_drop(struct skiff_attrs *l);
+
+/* The same for windows (never copied: their copy callback is kept but not called). */
+int skiff_win_keyval_create(MPI_Win_copy_attr_function *copy, MPI_Win_delete_attr_function *del, void *extra,
+                            int *keyval);
+int skiff_win_keyval_free(int keyval);
+int skiff_win_attr_set(struct skiff_attrs *l, MPI_Win h, int keyval, void *value);
+int skiff_win_attr_get(const struct skiff_attrs *l, int keyval, void **value, int *flag);
+int skiff_win_attr_delete(struct skiff_attrs *l, MPI_Win h, int keyval);
+int skiff_win_attr_delete_all(struct skiff_attrs *l, MPI_Win h);
 
 void skiff_attr_finalize(void);
 

@@ -22,6 +22,7 @@
 #define MIXED_SLEEP_SECONDS 0.001
 
 int (*skiff_progress_hook)(void);
+int (*skiff_rma_progress_hook)(void);
 
 int skiff_progress(void)
 {
@@ -33,6 +34,8 @@ int skiff_progress(void)
     n += skiff_pt2pt_progress();
     if (SKIFF_UNLIKELY(skiff_progress_hook != NULL))
         n += skiff_progress_hook();
+    if (SKIFF_UNLIKELY(skiff_rma_progress_hook != NULL))
+        n += skiff_rma_progress_hook();
     if (SKIFF_UNLIKELY(skiff_greq_waiting))
         n += skiff_greq_poll();
     return n;

@@ -11,6 +11,8 @@ int skiff_progress(void);
 /* Set by a layer above while it has work the progress engine must advance (nonblocking
  * collectives); an explicit hook keeps the core from depending on the layers that use it. */
 extern int (*skiff_progress_hook)(void);
+/* Set by the one-sided engine (rma/win.c) while any window exists: targets apply arrived operations. */
+extern int (*skiff_rma_progress_hook)(void);
 
 struct skiff_waiter {
     unsigned polls;

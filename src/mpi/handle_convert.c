@@ -3,7 +3,7 @@
  * user handle (communicator, group, datatype, op, request, info, message, session, error handler) gets
  * one from its kind's table (core/handle_table.h), the same for as long as the handle lives. The calls
  * have no error code to return, so a handle that is not live converts to its kind's null value and an
- * integer that names no live handle to the null handle. For kinds skiff has no objects of (file, window)
+ * integer that names no live handle to the null handle. For kinds skiff has no objects of (file)
  * only the predefined handles convert. Unprofiled, like MPI_Wtime: bindings call these around
  * every call they forward. */
 #include "mpi/handle_convert.h"
@@ -14,6 +14,7 @@
 #include "core/request.h"
 #include "mpi/mpi_impl.h"
 #include "mpi/session.h"
+#include "rma/win.h"
 
 /* Every predefined handle of the ABI is below this; every user handle (an address or a request id
  * whose generation is >= 1) is above it. */
@@ -63,6 +64,11 @@ static int errhandler_live(uintptr_t h)
     return skiff_eh_user((MPI_Errhandler)h) != NULL;
 }
 
+static int win_live(uintptr_t h)
+{
+    return skiff_win_get((MPI_Win)h) != NULL;
+}
+
 static int session_live(uintptr_t h)
 {
     return skiff_session_live((MPI_Session)h);
@@ -72,7 +78,7 @@ static struct skiff_htab comms = SKIFF_HTAB_INIT(comm_live), groups = SKIFF_HTAB
                          types = SKIFF_HTAB_INIT(type_live), ops = SKIFF_HTAB_INIT(op_live),
                          requests = SKIFF_HTAB_INIT(request_live), infos = SKIFF_HTAB_INIT(info_live),
                          messages = SKIFF_HTAB_INIT(message_live), sessions = SKIFF_HTAB_INIT(session_live),
-                         errhandlers = SKIFF_HTAB_INIT(errhandler_live);
+                         errhandlers = SKIFF_HTAB_INIT(errhandler_live), wins = SKIFF_HTAB_INIT(win_live);
 
 struct kind {
     const char *what;       /* for the message when the table is full */
@@ -89,7 +95,7 @@ static int type_predefined(uintptr_t h)
 
 static const struct kind comm_kind = {"communicator", 0x100, (const uint16_t[]){0x101, 0x102, 0}, NULL, &comms},
                          group_kind = {"group", 0x108, (const uint16_t[]){0x109, 0}, NULL, &groups},
-                         win_kind = {"window", 0x110, (const uint16_t[]){0}, NULL, NULL},
+                         win_kind = {"window", 0x110, (const uint16_t[]){0}, NULL, &wins},
                          file_kind = {"file", 0x118, (const uint16_t[]){0}, NULL, NULL},
                          session_kind = {"session", 0x120, (const uint16_t[]){0}, NULL, &sessions},
                          message_kind = {"message", 0x128, (const uint16_t[]){0x129, 0}, NULL, &messages},
@@ -156,6 +162,7 @@ void skiff_handles_finalize(void)
     skiff_htab_destroy(&messages);
     skiff_htab_destroy(&sessions);
     skiff_htab_destroy(&errhandlers);
+    skiff_htab_destroy(&wins);
 }
 
 /* The four calls of one kind, and their MPI_ names. */

@@ -17,6 +17,7 @@
 #include "mpi/handle_convert.h"
 #include "mpi/mpi_impl.h"
 #include "mpi/session.h"
+#include "rma/win.h"
 
 enum skiff_world_state skiff_world_state = SKIFF_WORLD_NEVER;
 
@@ -38,6 +39,7 @@ static void tear_down(void)
 {
     /* A peer may still be reading one of our send buffers or waiting for our data pieces; sends that
      * nobody can receive any more are reported and ended. */
+    skiff_rma_finalize(); /* windows the program did not free: forgotten, their hook stopped */
     skiff_finalize_sends();
     skiff_core_finalize();
     skiff_op_finalize();

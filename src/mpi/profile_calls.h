@@ -109,6 +109,18 @@
     X(MPI_Type_create_subarray_c) X(MPI_Type_get_extent_c) X(MPI_Type_get_true_extent_c)                 \
     X(MPI_Type_indexed_c) X(MPI_Type_size_c) X(MPI_Type_vector_c) X(MPI_Unpack_c)                        \
     X(MPI_Unpack_external_c)                                                                             \
+    /* one-sided communication */                                                                        \
+    X(MPI_Win_create) X(MPI_Win_create_c) X(MPI_Win_allocate) X(MPI_Win_allocate_c)                      \
+    X(MPI_Win_allocate_shared) X(MPI_Win_allocate_shared_c) X(MPI_Win_shared_query)                      \
+    X(MPI_Win_shared_query_c) X(MPI_Win_free) X(MPI_Win_get_group) X(MPI_Win_set_name)                   \
+    X(MPI_Win_get_name) X(MPI_Win_set_info) X(MPI_Win_get_info) X(MPI_Win_create_keyval)                 \
+    X(MPI_Win_free_keyval) X(MPI_Win_set_attr) X(MPI_Win_get_attr) X(MPI_Win_delete_attr)                \
+    X(MPI_Win_create_errhandler) X(MPI_Win_set_errhandler) X(MPI_Win_get_errhandler)                     \
+    X(MPI_Win_call_errhandler) X(MPI_Put) X(MPI_Put_c) X(MPI_Get) X(MPI_Get_c) X(MPI_Accumulate)         \
+    X(MPI_Accumulate_c) X(MPI_Get_accumulate) X(MPI_Get_accumulate_c) X(MPI_Fetch_and_op)                \
+    X(MPI_Compare_and_swap) X(MPI_Win_fence) X(MPI_Win_lock) X(MPI_Win_unlock) X(MPI_Win_lock_all)       \
+    X(MPI_Win_unlock_all) X(MPI_Win_flush) X(MPI_Win_flush_all) X(MPI_Win_flush_local)                   \
+    X(MPI_Win_flush_local_all) X(MPI_Win_sync)                                                           \
     /* datatypes */                                                                                      \
     X(MPI_Type_size) X(MPI_Type_get_name) X(MPI_Type_get_extent) X(MPI_Type_get_true_extent)             \
     X(MPI_Type_extent) X(MPI_Type_lb) X(MPI_Type_ub) X(MPI_Type_commit) X(MPI_Type_free) X(MPI_Type_dup) \

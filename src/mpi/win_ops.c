@@ -1,0 +1,388 @@
+/* One-sided communication and synchronization: Put, Get, the accumulates, fence, passive target. The
+ * checks are here; the engine is src/rma/win.c. */
+#include <stdatomic.h>
+
+#include "core/op.h"
+#include "core/progress.h"
+#include "mpi/mpi_impl.h"
+#include "rma/win.h"
+
+static int check_win(MPI_Win h, struct skiff_win **out)
+{
+    struct skiff_win *w = skiff_win_get(h);
+    if (SKIFF_UNLIKELY(!w))
+        return skiff_err(MPI_ERR_WIN, "invalid window %s",
+                         h == MPI_WIN_NULL ? "(MPI_WIN_NULL)" : "(not a window, or already freed)");
+    *out = w;
+    return MPI_SUCCESS;
+}
+
+static int check_rank(const struct skiff_win *w, int rank, int proc_null_ok)
+{
+    if (SKIFF_LIKELY(rank >= 0 && rank < w->size) || (proc_null_ok && rank == MPI_PROC_NULL))
+        return MPI_SUCCESS;
+    return skiff_err(MPI_ERR_RANK, "invalid target rank %d (the window has %d processes)", rank, w->size);
+}
+
+/* count elements of dt at addr, named name in messages; *t set. */
+static int check_side(const void *addr, MPI_Count count, MPI_Datatype dt, const char *name,
+                      const struct skiff_type **t)
+{
+    int rc;
+    if ((rc = skiff_check_count(count)) || (rc = skiff_check_dtype(dt, 1, t)))
+        return rc;
+    return addr ? MPI_SUCCESS : skiff_check_named_buf(addr, (size_t)count, *t, name);
+}
+
+static int same_bytes(const char *what, size_t a, const char *other, size_t b)
+{
+    if (SKIFF_LIKELY(a == b))
+        return MPI_SUCCESS;
+    return skiff_err(MPI_ERR_TYPE, "the %s hold %zu bytes of data but the %s hold %zu: their type signatures "
+                                   "must match",
+                     what, a, other, b);
+}
+
+/* The target range must lie in the target's window (whose size and unit every process knows). */
+static int check_range(const struct skiff_win *w, int target, MPI_Aint disp, size_t count,
+                       const struct skiff_type *tt)
+{
+    if (disp < 0)
+        return skiff_err(MPI_ERR_DISP, "invalid target_disp %lld (must be >= 0)", (long long)disp);
+    if (!count || !tt->size)
+        return MPI_SUCCESS;
+    ptrdiff_t lo = 0, hi = 0;
+    long long start = 0;
+    if (!skiff_type_reach(tt, count, &lo, &hi) || __builtin_mul_overflow((long long)disp, w->units[target], &start) ||
+        start + lo < 0 || start + hi > w->sizes[target])
+        return skiff_err(MPI_ERR_RMA_RANGE, "%zu elements at displacement %lld (x disp_unit %d: bytes %lld to "
+                                            "%lld) do not fit rank %d's window of %lld bytes",
+                         count, (long long)disp, w->units[target], start + (long long)lo, start + (long long)hi,
+                         target, (long long)w->sizes[target]);
+    return MPI_SUCCESS;
+}
+
+static int check_epoch(const struct skiff_win *w, int target)
+{
+    if (SKIFF_LIKELY(w->epoch == SKIFF_EPOCH_FENCE || w->locks[target]))
+        return MPI_SUCCESS;
+    return skiff_err(MPI_ERR_RMA_SYNC, "no access epoch to rank %d is open (start one with MPI_Win_fence, "
+                                       "MPI_Win_lock or MPI_Win_lock_all)", target);
+}
+
+/* An accumulate's op on data of basic type basic: predefined, defined for the type. */
+static int check_acc_op(MPI_Op op, const struct skiff_type *tt, const struct skiff_type *ot)
+{
+    int rc = skiff_op_check_valid(op);
+    if (rc)
+        return rc;
+    if (skiff_op_user(op))
+        return skiff_err(MPI_ERR_OP, "one-sided accumulates take predefined ops only, not a user-defined op");
+    if (tt->basic == MPI_DATATYPE_NULL)
+        return skiff_err(MPI_ERR_TYPE, "the target datatype mixes basic types: an accumulate needs one");
+    if (ot && ot->basic != tt->basic)
+        return skiff_err(MPI_ERR_TYPE, "the origin datatype is made of %s but the target datatype of %s: an "
+                                       "accumulate needs the same basic type on both sides",
+                         ot->basic == MPI_DATATYPE_NULL ? "mixed types" : skiff_type_get(ot->basic)->name,
+                         skiff_type_get(tt->basic)->name);
+    if (op == MPI_REPLACE || op == MPI_NO_OP)
+        return MPI_SUCCESS;
+    return skiff_op_check(op, tt->basic);
+}
+
+/* Every communication call: what it carries in op (kind, buffers, counts, the target), the user's datatype
+ * handles beside. */
+static int rma(struct skiff_rma_op *op, MPI_Datatype odt, MPI_Datatype rdt, MPI_Datatype tdt, MPI_Count oc,
+               MPI_Count rc_, MPI_Count tc, MPI_Win win)
+{
+    struct skiff_win *w = NULL;
+    int rc;
+    SKIFF_REQUIRE_INIT();
+    if ((rc = check_win(win, &w)) || (rc = check_rank(w, op->target, 1)))
+        return skiff_win_fail(win, rc);
+    int no_origin = op->kind == SKIFF_RMA_GACC && op->op == MPI_NO_OP;
+    if (!no_origin &&
+        (rc = check_side(op->kind == SKIFF_RMA_GET ? op->raddr : op->oaddr, oc, odt, "origin_addr", &op->ot)))
+        return skiff_win_fail(win, rc);
+    if ((op->kind == SKIFF_RMA_GACC || op->kind == SKIFF_RMA_CAS) &&
+        (rc = check_side(op->raddr, rc_, rdt, "result_addr", &op->rt)))
+        return skiff_win_fail(win, rc);
+    if (op->kind == SKIFF_RMA_CAS && (rc = skiff_check_ptr(op->compare, "compare_addr")))
+        return skiff_win_fail(win, rc);
+    if ((rc = skiff_check_count(tc)) || (rc = skiff_check_dtype(tdt, 1, &op->tt)))
+        return skiff_win_fail(win, rc);
+    op->ocount = (size_t)oc;
+    op->rcount = (size_t)rc_;
+    op->tcount = (size_t)tc;
+    size_t tbytes = op->tcount * op->tt->size;
+    if (op->kind == SKIFF_RMA_ACC || op->kind == SKIFF_RMA_GACC)
+        rc = check_acc_op(op->op, op->tt, no_origin ? NULL : op->ot);
+    if (!rc && !no_origin)
+        rc = same_bytes("origin's elements", op->ocount * op->ot->size, "target's", tbytes);
+    if (!rc && (op->kind == SKIFF_RMA_GACC || op->kind == SKIFF_RMA_CAS))
+        rc = same_bytes("result's elements", op->rcount * op->rt->size, "target's", tbytes);
+    if (rc)
+        return skiff_win_fail(win, rc);
+    if (op->target == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    if ((rc = check_epoch(w, op->target)) || (rc = check_range(w, op->target, op->disp, op->tcount, op->tt)) ||
+        (rc = skiff_rma_issue(w, op)))
+        return skiff_win_fail(win, rc);
+    return MPI_SUCCESS;
+}
+
+#define PUT(name, count_t)                                                                               \
+    int P##name(const void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype, int target_rank, \
+                MPI_Aint target_disp, count_t target_count, MPI_Datatype target_datatype, MPI_Win win)   \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        struct skiff_rma_op op = {.kind = SKIFF_RMA_PUT, .oaddr = origin_addr, .target = target_rank,   \
+                                  .disp = target_disp, .op = MPI_REPLACE};                               \
+        return rma(&op, origin_datatype, MPI_DATATYPE_NULL, target_datatype, origin_count, 0, target_count, win); \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
+
+PUT(MPI_Put, int)
+PUT(MPI_Put_c, MPI_Count)
+
+#define GET(name, count_t)                                                                               \
+    int P##name(void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype, int target_rank,   \
+                MPI_Aint target_disp, count_t target_count, MPI_Datatype target_datatype, MPI_Win win)   \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        struct skiff_rma_op op = {.kind = SKIFF_RMA_GET, .oaddr = origin_addr, .raddr = origin_addr,    \
+                                  .target = target_rank, .disp = target_disp};                           \
+        return rma(&op, origin_datatype, MPI_DATATYPE_NULL, target_datatype, origin_count, 0, target_count, win); \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
+
+GET(MPI_Get, int)
+GET(MPI_Get_c, MPI_Count)
+
+#define ACCUMULATE(name, count_t)                                                                        \
+    int P##name(const void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype, int target_rank, \
+                MPI_Aint target_disp, count_t target_count, MPI_Datatype target_datatype, MPI_Op op_,     \
+                MPI_Win win)                                                                             \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        struct skiff_rma_op op = {.kind = SKIFF_RMA_ACC, .oaddr = origin_addr, .target = target_rank,   \
+                                  .disp = target_disp, .op = op_};                                       \
+        return rma(&op, origin_datatype, MPI_DATATYPE_NULL, target_datatype, origin_count, 0, target_count, win); \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
+
+ACCUMULATE(MPI_Accumulate, int)
+ACCUMULATE(MPI_Accumulate_c, MPI_Count)
+
+#define GET_ACCUMULATE(name, count_t)                                                                    \
+    int P##name(const void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype, void *result_addr, \
+                count_t result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, \
+                count_t target_count, MPI_Datatype target_datatype, MPI_Op op_, MPI_Win win)              \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        struct skiff_rma_op op = {.kind = SKIFF_RMA_GACC, .oaddr = origin_addr, .raddr = result_addr,   \
+                                  .target = target_rank, .disp = target_disp, .op = op_};                \
+        return rma(&op, origin_datatype, result_datatype, target_datatype, origin_count, result_count,    \
+                   target_count, win);                                                                   \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
+
+GET_ACCUMULATE(MPI_Get_accumulate, int)
+GET_ACCUMULATE(MPI_Get_accumulate_c, MPI_Count)
+
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
+                      MPI_Aint target_disp, MPI_Op op_, MPI_Win win)
+{
+    SKIFF_ENTER(MPI_Fetch_and_op);
+    struct skiff_rma_op op = {.kind = SKIFF_RMA_GACC, .oaddr = origin_addr, .raddr = result_addr,
+                              .target = target_rank, .disp = target_disp, .op = op_};
+    return rma(&op, datatype, datatype, datatype, 1, 1, 1, win);
+}
+SKIFF_ALIAS(MPI_Fetch_and_op)
+
+int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
+{
+    SKIFF_ENTER(MPI_Compare_and_swap);
+    const struct skiff_type *t = skiff_type_get(datatype);
+    if (t && !t->predefined)
+        return skiff_win_fail(win, skiff_err(MPI_ERR_TYPE, "MPI_Compare_and_swap takes a predefined datatype "
+                                                           "(an integer, logical or byte type), not a derived one"));
+    struct skiff_rma_op op = {.kind = SKIFF_RMA_CAS, .oaddr = origin_addr, .raddr = result_addr,
+                              .compare = compare_addr, .target = target_rank, .disp = target_disp,
+                              .op = MPI_REPLACE};
+    return rma(&op, datatype, datatype, datatype, 1, 1, 1, win);
+}
+SKIFF_ALIAS(MPI_Compare_and_swap)
+
+/* ---- synchronization ---- */
+
+static int check_assert(int assert, int allowed)
+{
+    if (SKIFF_LIKELY((assert & ~allowed) == 0))
+        return MPI_SUCCESS;
+    return skiff_err(MPI_ERR_ASSERT, "invalid assert %d (this call takes a combination of 0x%x)", assert, allowed);
+}
+
+int PMPI_Win_fence(int assert, MPI_Win win)
+{
+    struct skiff_win *w = NULL;
+    SKIFF_ENTER(MPI_Win_fence);
+    SKIFF_REQUIRE_INIT();
+    int rc;
+    if ((rc = check_win(win, &w)) ||
+        (rc = check_assert(assert, MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED)))
+        return skiff_win_fail(win, rc);
+    for (int t = 0; t < w->size; t++)
+        if (w->locks[t])
+            return skiff_win_fail(win, skiff_err(MPI_ERR_RMA_SYNC, "MPI_Win_fence inside a passive target epoch "
+                                                                   "(rank %d is locked)", t));
+    if ((rc = skiff_rma_fence(w, assert)))
+        return skiff_win_fail(win, rc);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Win_fence)
+
+int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+{
+    struct skiff_win *w = NULL;
+    SKIFF_ENTER(MPI_Win_lock);
+    SKIFF_REQUIRE_INIT();
+    int rc;
+    if ((rc = check_win(win, &w)) || (rc = check_rank(w, rank, 1)) || (rc = check_assert(assert, MPI_MODE_NOCHECK)))
+        return skiff_win_fail(win, rc);
+    if (lock_type != MPI_LOCK_EXCLUSIVE && lock_type != MPI_LOCK_SHARED)
+        return skiff_win_fail(win, skiff_err(MPI_ERR_LOCKTYPE, "invalid lock_type %d (MPI_LOCK_EXCLUSIVE is %d, "
+                                                               "MPI_LOCK_SHARED %d)",
+                                             lock_type, MPI_LOCK_EXCLUSIVE, MPI_LOCK_SHARED));
+    if (rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    if (w->locks[rank] || w->epoch == SKIFF_EPOCH_FENCE)
+        return skiff_win_fail(win, skiff_err(MPI_ERR_RMA_SYNC, "rank %d is already %s", rank,
+                                             w->locks[rank] ? "locked by this process" : "in a fence epoch"));
+    if ((rc = skiff_rma_lock(w, lock_type, rank, assert & MPI_MODE_NOCHECK)))
+        return skiff_win_fail(win, rc);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Win_lock)
+
+int PMPI_Win_unlock(int rank, MPI_Win win)
+{
+    struct skiff_win *w = NULL;
+    SKIFF_ENTER(MPI_Win_unlock);
+    SKIFF_REQUIRE_INIT();
+    int rc;
+    if ((rc = check_win(win, &w)) || (rc = check_rank(w, rank, 1)))
+        return skiff_win_fail(win, rc);
+    if (rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    if (!w->locks[rank] || w->lock_all)
+        return skiff_win_fail(win, skiff_err(MPI_ERR_RMA_SYNC, "rank %d is not locked by MPI_Win_lock", rank));
+    if ((rc = skiff_rma_unlock(w, rank)))
+        return skiff_win_fail(win, rc);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Win_unlock)
+
+int PMPI_Win_lock_all(int assert, MPI_Win win)
+{
+    struct skiff_win *w = NULL;
+    SKIFF_ENTER(MPI_Win_lock_all);
+    SKIFF_REQUIRE_INIT();
+    int rc;
+    if ((rc = check_win(win, &w)) || (rc = check_assert(assert, MPI_MODE_NOCHECK)))
+        return skiff_win_fail(win, rc);
+    for (int t = 0; t < w->size; t++)
+        if (w->locks[t])
+            return skiff_win_fail(win, skiff_err(MPI_ERR_RMA_SYNC, "rank %d is already locked", t));
+    if (w->epoch == SKIFF_EPOCH_FENCE)
+        return skiff_win_fail(win, skiff_err(MPI_ERR_RMA_SYNC, "MPI_Win_lock_all inside a fence epoch"));
+    for (int t = 0; !rc && t < w->size; t++)
+        rc = skiff_rma_lock(w, MPI_LOCK_SHARED, t, assert & MPI_MODE_NOCHECK);
+    if (rc)
+        return skiff_win_fail(win, rc);
+    w->lock_all = 1;
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Win_lock_all)
+
+int PMPI_Win_unlock_all(MPI_Win win)
+{
+    struct skiff_win *w = NULL;
+    SKIFF_ENTER(MPI_Win_unlock_all);
+    SKIFF_REQUIRE_INIT();
+    int rc;
+    if ((rc = check_win(win, &w)))
+        return skiff_win_fail(win, rc);
+    if (!w->lock_all)
+        return skiff_win_fail(win, skiff_err(MPI_ERR_RMA_SYNC, "the window is not locked by MPI_Win_lock_all"));
+    for (int t = 0; !rc && t < w->size; t++)
+        rc = skiff_rma_unlock(w, t);
+    w->lock_all = 0;
+    return rc ? skiff_win_fail(win, rc) : MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Win_unlock_all)
+
+/* Flush and flush_local are one: an operation is complete at the origin only when the target has it. */
+static int flush(MPI_Win win, int rank, int all)
+{
+    struct skiff_win *w = NULL;
+    SKIFF_REQUIRE_INIT();
+    int rc;
+    if ((rc = check_win(win, &w)) || (!all && (rc = check_rank(w, rank, 1))))
+        return skiff_win_fail(win, rc);
+    if (all)
+        rank = -1;
+    else if (rank == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    if (rank >= 0 && !w->locks[rank])
+        return skiff_win_fail(win, skiff_err(MPI_ERR_RMA_SYNC, "rank %d is not locked: flush needs a passive "
+                                                               "target epoch", rank));
+    if ((rc = skiff_rma_flush(w, rank)))
+        return skiff_win_fail(win, rc);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Win_flush(int rank, MPI_Win win)
+{
+    SKIFF_ENTER(MPI_Win_flush);
+    return flush(win, rank, 0);
+}
+SKIFF_ALIAS(MPI_Win_flush)
+
+int PMPI_Win_flush_local(int rank, MPI_Win win)
+{
+    SKIFF_ENTER(MPI_Win_flush_local);
+    return flush(win, rank, 0);
+}
+SKIFF_ALIAS(MPI_Win_flush_local)
+
+int PMPI_Win_flush_all(MPI_Win win)
+{
+    SKIFF_ENTER(MPI_Win_flush_all);
+    return flush(win, -1, 1);
+}
+SKIFF_ALIAS(MPI_Win_flush_all)
+
+int PMPI_Win_flush_local_all(MPI_Win win)
+{
+    SKIFF_ENTER(MPI_Win_flush_local_all);
+    return flush(win, -1, 1);
+}
+SKIFF_ALIAS(MPI_Win_flush_local_all)
+
+/* The unified model: public and private copies are one; a full fence orders this process's loads and
+ * stores against other processes' (of a shared window). Progress lets arrived operations land. */
+int PMPI_Win_sync(MPI_Win win)
+{
+    struct skiff_win *w = NULL;
+    SKIFF_ENTER(MPI_Win_sync);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_win(win, &w);
+    if (rc)
+        return skiff_win_fail(win, rc);
+    skiff_progress();
+    atomic_thread_fence(memory_order_seq_cst);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Win_sync)

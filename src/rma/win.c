@@ -1,0 +1,829 @@
+/* Windows and the message path of one-sided operations (docs/design.md, "One-sided").
+ *
+ * An origin sends each operation to the target on the window's private communicator, tag 0: a header, the
+ * target datatype's blocks, the packed origin data. The target takes them out of its unexpected queue in
+ * its progress engine (skiff_rma_progress_hook) and applies each origin's stream in order; a reply (the
+ * data of a get, the old value of an accumulate, a lock grant, an unlock or flush acknowledgement) goes
+ * back under a tag the origin chose and posted a receive for before it sent the request. */
+#include "rma/win.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "coll/coll.h"
+#include "core/core.h"
+#include "core/errhandler.h"
+#include "core/error.h"
+#include "core/group.h"
+#include "core/info.h"
+#include "core/node.h"
+#include "core/objpool.h"
+#include "core/op.h"
+#include "core/progress.h"
+#include "core/pt2pt.h"
+#include "core/request.h"
+#include "util/log.h"
+
+#define OP_TAG 0
+#define MAX_REPLY_TAG (1 << 30)
+#define SEG_ALIGN 64
+
+/* On the wire: the header, nblocks blocks of the target type, then data bytes. */
+struct rma_hdr {
+    uint32_t kind;
+    int32_t reply; /* the tag of the reply, 0 for none */
+    int32_t aux;   /* LOCK: the lock type */
+    int32_t pad;
+    int64_t disp;
+    uint64_t count;  /* target elements */
+    int64_t extent;  /* the target type's */
+    uint64_t tsize;  /* its bytes of data per element */
+    uint64_t nblocks;
+    uint64_t data;   /* bytes of origin data after the blocks */
+    uint64_t op;     /* ABI value of a predefined op */
+    uint64_t basic;  /* ABI value of the basic type the accumulate runs on */
+};
+
+struct rma_blk {
+    int64_t off;
+    uint64_t len;
+};
+
+/* An operation that arrived (or is arriving) at this target. */
+struct skiff_rma_in {
+    struct skiff_request *req;
+    void *buf;
+    size_t bytes;
+    int origin;
+    struct skiff_rma_in *next;
+};
+
+/* Something this process waits for: an operation's send, a reply's receive (unpacked into buf by t
+ * when t is set), or a reply this target sends. */
+struct skiff_rma_out {
+    struct skiff_request *req;
+    void *tmp; /* freed when done */
+    void *buf;
+    size_t count;
+    const struct skiff_type *t;
+    int target;
+    struct skiff_rma_out *next;
+};
+
+static struct skiff_objpool pool = SKIFF_OBJPOOL_INIT(struct skiff_win);
+static struct skiff_win *live;
+
+
+
+struct skiff_win *skiff_win_get(MPI_Win h)
+{
+    if ((uintptr_t)h < 0x1000 || (uintptr_t)h % sizeof(void *))
+        return NULL;
+    struct skiff_win *w = (struct skiff_win *)(void *)h;
+    return w->magic == SKIFF_WIN_MAGIC ? w : NULL;
+}
+
+int skiff_win_fail(MPI_Win h, int rc)
+{
+    struct skiff_win *w = skiff_win_get(h);
+    if (!rc)
+        return rc;
+    if (!w)
+        return skiff_err_handle(skiff_comm_get(MPI_COMM_WORLD), rc);
+    char label[MPI_MAX_OBJECT_NAME + 16];
+    snprintf(label, sizeof label, "window %s", w->name[0] ? w->name : "(unnamed)");
+    return skiff_eh_invoke(w->errhandler, SKIFF_EH_WIN, &h, label, rc);
+}
+
+int skiff_rma_path(const struct skiff_win *w, int target)
+{
+    (void)w;
+    (void)target;
+    return SKIFF_RMA_PATH_MESSAGE;
+}
+
+/* ---- target side ---- */
+
+static void add_out(struct skiff_rma_out **list, struct skiff_request *req, void *tmp, void *buf, size_t count,
+                    const struct skiff_type *t, int target)
+{
+    struct skiff_rma_out *o = malloc(sizeof *o);
+    if (!o) {
+        skiff_error("one-sided: out of memory tracking a message to rank %d", target);
+        abort();
+    }
+    *o = (struct skiff_rma_out){req, tmp, buf, count, t, target, *list};
+    *list = o;
+}
+
+/* Sends a reply (data may be NULL for bytes 0); data is the target's to free once sent. */
+static void reply(struct skiff_win *w, int origin, int tag, void *data, size_t bytes)
+{
+    struct skiff_request *r = NULL;
+    int rc = skiff_send_start(data, bytes, origin, tag, w->comm, w->comm->ctx, SKIFF_SEND_STANDARD, 0, &r);
+    if (rc || !r) {
+        skiff_error("one-sided: could not answer rank %d (error %d)", origin, rc);
+        free(data);
+        return;
+    }
+    add_out(&w->replies, r, data, NULL, 0, NULL, origin);
+}
+
+/* The target range [lo, hi) of count elements, relative to the start of the window; 0 if it does not fit. */
+static int target_range(const struct skiff_win *w, const struct rma_hdr *h, const struct rma_blk *b)
+{
+    if (!h->count || !h->nblocks)
+        return 1;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (uint64_t i = 0; i < h->nblocks; i++) {
+        if (b[i].len > (uint64_t)INT64_MAX / 2 || b[i].off < INT64_MIN / 4 || b[i].off > INT64_MAX / 4)
+            return 0;
+        if (b[i].off < lo)
+            lo = b[i].off;
+        if (b[i].off + (int64_t)b[i].len > hi)
+            hi = b[i].off + (int64_t)b[i].len;
+    }
+    int64_t span, start;
+    if (h->count > (uint64_t)INT64_MAX ||
+        __builtin_mul_overflow((int64_t)(h->count - 1), h->extent, &span) ||
+        __builtin_mul_overflow(h->disp, (int64_t)w->disp_unit, &start))
+        return 0;
+    if (span < 0)
+        lo += span;
+    else
+        hi += span;
+    return start + lo >= 0 && start + hi <= (int64_t)w->bytes;
+}
+
+static void gather(const char *addr, const struct rma_hdr *h, const struct rma_blk *b, char *out)
+{
+    for (uint64_t k = 0; k < h->count; k++) {
+        const char *e = addr + (int64_t)k * h->extent;
+        for (uint64_t i = 0; i < h->nblocks; i++) {
+            memcpy(out, e + b[i].off, b[i].len);
+            out += b[i].len;
+        }
+    }
+}
+
+static void scatter(char *addr, const struct rma_hdr *h, const struct rma_blk *b, const char *in)
+{
+    for (uint64_t k = 0; k < h->count; k++) {
+        char *e = addr + (int64_t)k * h->extent;
+        for (uint64_t i = 0; i < h->nblocks; i++) {
+            memcpy(e + b[i].off, in, b[i].len);
+            in += b[i].len;
+        }
+    }
+}
+
+/* cur := in op cur, both packed bytes of the basic type bt (handle basic; bytes long). */
+static int combine(MPI_Op op, MPI_Datatype basic, const struct skiff_type *bt, const char *in, char *cur, size_t bytes)
+{
+    if (op == MPI_NO_OP)
+        return 0;
+    if (op == MPI_REPLACE) {
+        memcpy(cur, in, bytes);
+        return 0;
+    }
+    size_t n = bytes / bt->size;
+    if (bt->contiguous && bt->extent == (ptrdiff_t)bt->size) {
+        skiff_op_apply(op, in, cur, n, basic);
+        return 0;
+    }
+    /* A pair type with padding: the op steps by its extent, so lay both out as arrays first. */
+    size_t room = n * (size_t)bt->extent + 1;
+    char *a = malloc(room), *c = malloc(room);
+    if (!a || !c) {
+        free(a);
+        free(c);
+        return -1;
+    }
+    skiff_type_unpack(in, bytes, a, n, bt);
+    skiff_type_unpack(cur, bytes, c, n, bt);
+    skiff_op_apply(op, a, c, n, basic);
+    skiff_type_pack(c, n, bt, cur);
+    free(a);
+    free(c);
+    return 0;
+}
+
+static int grantable(const struct skiff_win *w, int type)
+{
+    return w->excl_holder < 0 && (type == MPI_LOCK_SHARED || w->shared_holders == 0);
+}
+
+/* Applies one arrived message; 0 if it must wait (a lock that cannot be granted yet). */
+static int apply(struct skiff_win *w, struct skiff_rma_in *in)
+{
+    const struct rma_hdr *h = in->buf;
+    int origin = in->origin;
+    if (in->bytes < sizeof *h || h->nblocks > (in->bytes - sizeof *h) / sizeof(struct rma_blk) ||
+        h->data != in->bytes - sizeof *h - h->nblocks * sizeof(struct rma_blk)) {
+        skiff_error("one-sided: malformed operation of %zu bytes from rank %d dropped", in->bytes, origin);
+        w->applied++;
+        return 1;
+    }
+    const struct rma_blk *b = (const struct rma_blk *)(h + 1);
+    const char *data = (const char *)(b + h->nblocks);
+    switch (h->kind) {
+    case SKIFF_RMA_LOCK:
+        if (!grantable(w, h->aux))
+            return 0;
+        if (h->aux == MPI_LOCK_EXCLUSIVE)
+            w->excl_holder = origin;
+        else
+            w->shared_holders++;
+        reply(w, origin, h->reply, NULL, 0);
+        return 1;
+    case SKIFF_RMA_UNLOCK:
+        if (w->excl_holder == origin)
+            w->excl_holder = -1;
+        else if (w->shared_holders > 0)
+            w->shared_holders--;
+        reply(w, origin, h->reply, NULL, 0);
+        return 1;
+    case SKIFF_RMA_FLUSH:
+        reply(w, origin, h->reply, NULL, 0);
+        return 1;
+    default:
+        break;
+    }
+    w->applied++;
+    size_t bytes = (size_t)(h->count * h->tsize);
+    const struct skiff_type *bt = NULL;
+    int ok = h->kind >= SKIFF_RMA_PUT && h->kind <= SKIFF_RMA_CAS && target_range(w, h, b) &&
+             (h->count == 0 || h->tsize <= SIZE_MAX / h->count);
+    if (ok && (h->kind == SKIFF_RMA_ACC || h->kind == SKIFF_RMA_GACC))
+        ok = (bt = skiff_type_get((MPI_Datatype)(uintptr_t)h->basic)) != NULL && bt->predefined && bt->size &&
+             bytes % bt->size == 0;
+    if (ok && (h->kind == SKIFF_RMA_PUT || h->kind == SKIFF_RMA_ACC))
+        ok = h->data == bytes;
+    if (ok && h->kind == SKIFF_RMA_GACC)
+        ok = h->data == bytes || (h->data == 0 && (MPI_Op)(uintptr_t)h->op == MPI_NO_OP);
+    if (ok && h->kind == SKIFF_RMA_CAS)
+        ok = h->data == 2 * bytes;
+    char *addr = (char *)w->base + h->disp * (int64_t)w->disp_unit;
+    if (!ok) {
+        skiff_error("one-sided: operation %u from rank %d (displacement %lld, %llu elements of %llu bytes) is out "
+                    "of this window's %lld bytes or malformed: dropped",
+                    h->kind, origin, (long long)h->disp, (unsigned long long)h->count,
+                    (unsigned long long)h->tsize, (long long)w->bytes);
+        if (h->reply) /* the origin waits: it gets zeros */
+            reply(w, origin, h->reply, calloc(1, bytes <= (1u << 30) ? bytes + 1 : 1), bytes <= (1u << 30) ? bytes : 0);
+        return 1;
+    }
+    char *cur = NULL;
+    if (h->kind != SKIFF_RMA_PUT) {
+        if (!(cur = malloc(bytes ? bytes : 1))) {
+            skiff_error("one-sided: out of memory applying %zu bytes from rank %d", bytes, origin);
+            abort();
+        }
+        gather(addr, h, b, cur);
+    }
+    switch (h->kind) {
+    case SKIFF_RMA_PUT:
+        scatter(addr, h, b, data);
+        break;
+    case SKIFF_RMA_GET:
+        reply(w, origin, h->reply, cur, bytes);
+        cur = NULL;
+        break;
+    case SKIFF_RMA_ACC:
+        if (combine((MPI_Op)(uintptr_t)h->op, (MPI_Datatype)(uintptr_t)h->basic, bt, data, cur, bytes) == 0)
+            scatter(addr, h, b, cur);
+        break;
+    case SKIFF_RMA_GACC: {
+        char *old = malloc(bytes ? bytes : 1);
+        if (!old) {
+            skiff_error("one-sided: out of memory applying %zu bytes from rank %d", bytes, origin);
+            abort();
+        }
+        memcpy(old, cur, bytes);
+        if (h->data && combine((MPI_Op)(uintptr_t)h->op, (MPI_Datatype)(uintptr_t)h->basic, bt, data, cur, bytes) == 0)
+            scatter(addr, h, b, cur);
+        reply(w, origin, h->reply, old, bytes);
+        break;
+    }
+    case SKIFF_RMA_CAS: {
+        char *old = malloc(bytes ? bytes : 1);
+        if (!old)
+            abort();
+        memcpy(old, cur, bytes);
+        if (memcmp(cur, data + bytes, bytes) == 0)
+            scatter(addr, h, b, data);
+        reply(w, origin, h->reply, old, bytes);
+        break;
+    }
+    default:
+        break;
+    }
+    free(cur);
+    return 1;
+}
+
+/* Finishes what is done in list; returns how many. */
+static int reap(struct skiff_win *w, struct skiff_rma_out **list, int counted)
+{
+    int n = 0;
+    for (struct skiff_rma_out **l = list; *l;) {
+        struct skiff_rma_out *o = *l;
+        if (o->req->state != SKIFF_RS_DONE) {
+            l = &o->next;
+            continue;
+        }
+        if (o->t) {
+            skiff_type_unpack(o->tmp, o->req->st_bytes, o->buf, o->count, o->t);
+            skiff_type_unref(o->t);
+        }
+        if (o->req->st_error)
+            skiff_error("one-sided: a message to or from rank %d failed (error %d)", o->target, o->req->st_error);
+        skiff_req_release(o->req);
+        free(o->tmp);
+        *l = o->next;
+        free(o);
+        if (counted)
+            w->nout--;
+        n++;
+    }
+    return n;
+}
+
+static int serve(struct skiff_win *w)
+{
+    int n = 0;
+    MPI_Status st;
+    struct skiff_request *m = NULL;
+    while (skiff_mprobe_once(MPI_ANY_SOURCE, OP_TAG, w->comm, &st, &m) == MPI_SUCCESS && m) {
+        struct skiff_rma_in *in = malloc(sizeof *in);
+        void *buf = malloc(m->bytes ? m->bytes : 1);
+        if (!in || !buf) {
+            skiff_error("one-sided: out of memory receiving an operation of %zu bytes", m->bytes);
+            abort();
+        }
+        *in = (struct skiff_rma_in){m, buf, m->bytes, m->peer, NULL};
+        skiff_mrecv_start(m, buf, m->bytes);
+        if (w->in_tail)
+            w->in_tail->next = in;
+        else
+            w->in_head = in;
+        w->in_tail = in;
+        n++;
+    }
+    if (w->in_head) {
+        /* Each origin's stream in order; one that waits (still arriving, or a lock not granted) holds back
+         * its later messages, not other origins'. */
+        memset(w->blocked, 0, (size_t)w->size);
+        struct skiff_rma_in *prev = NULL;
+        for (struct skiff_rma_in *in = w->in_head; in;) {
+            struct skiff_rma_in *next = in->next;
+            if (w->blocked[in->origin] || in->req->state != SKIFF_RS_DONE || !apply(w, in)) {
+                w->blocked[in->origin] = 1;
+                prev = in;
+                in = next;
+                continue;
+            }
+            if (prev)
+                prev->next = next;
+            else
+                w->in_head = next;
+            if (w->in_tail == in)
+                w->in_tail = prev;
+            skiff_req_release(in->req);
+            free(in->buf);
+            free(in);
+            n++;
+            in = next;
+        }
+    }
+    if (w->out)
+        n += reap(w, &w->out, 1);
+    if (w->replies)
+        n += reap(w, &w->replies, 0);
+    return n;
+}
+
+static int rma_progress(void)
+{
+    int n = 0;
+    for (struct skiff_win *w = live; w; w = w->next)
+        n += serve(w);
+    return n;
+}
+
+/* ---- origin side ---- */
+
+static int next_tag(struct skiff_win *w)
+{
+    int t = w->next_tag;
+    w->next_tag = t + 1 >= MAX_REPLY_TAG ? 1 : t + 1;
+    return t;
+}
+
+/* Posts the receive of a reply of bytes into count elements of t at buf (NULL t: raw bytes at buf). */
+static int expect_reply(struct skiff_win *w, int target, int tag, void *buf, size_t count, const struct skiff_type *t,
+                        size_t bytes)
+{
+    void *tmp = NULL, *dst = buf;
+    if (t && !t->contiguous) {
+        if (!(tmp = malloc(bytes ? bytes : 1)))
+            return skiff_err(MPI_ERR_NO_MEM, "out of memory for a reply of %zu bytes", bytes);
+        dst = tmp;
+        skiff_type_ref(t);
+    } else if (t) {
+        dst = skiff_type_data(buf, t);
+        t = NULL;
+    }
+    struct skiff_request *r = NULL;
+    int rc = skiff_recv_start(dst, bytes, target, tag, w->comm, w->comm->ctx, &r);
+    if (rc) {
+        if (t)
+            skiff_type_unref(t);
+        free(tmp);
+        return rc;
+    }
+    add_out(&w->out, r, tmp, buf, count, t, target);
+    w->nout++;
+    return MPI_SUCCESS;
+}
+
+static int send_msg(struct skiff_win *w, int target, void *msg, size_t len)
+{
+    struct skiff_request *r = NULL;
+    int rc = skiff_send_start(msg, len, target, OP_TAG, w->comm, w->comm->ctx, SKIFF_SEND_STANDARD, 0, &r);
+    if (rc) {
+        free(msg);
+        return rc;
+    }
+    add_out(&w->out, r, msg, NULL, 0, NULL, target);
+    w->nout++;
+    return MPI_SUCCESS;
+}
+
+static int control(struct skiff_win *w, int kind, int aux, int target)
+{
+    struct rma_hdr *h = calloc(1, sizeof *h);
+    if (!h)
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory for a one-sided control message");
+    h->kind = (uint32_t)kind;
+    h->aux = aux;
+    h->reply = next_tag(w);
+    int rc = expect_reply(w, target, h->reply, NULL, 0, NULL, 0);
+    if (rc) {
+        free(h);
+        return rc;
+    }
+    return send_msg(w, target, h, sizeof *h);
+}
+
+int skiff_rma_issue(struct skiff_win *w, const struct skiff_rma_op *op)
+{
+    const struct skiff_type *tt = op->tt;
+    size_t tbytes = op->tcount * tt->size, data = 0;
+    if (op->kind == SKIFF_RMA_PUT || op->kind == SKIFF_RMA_ACC ||
+        (op->kind == SKIFF_RMA_GACC && op->op != MPI_NO_OP)) /* MPI_NO_OP ignores the origin */
+        data = op->ocount * op->ot->size;
+    else if (op->kind == SKIFF_RMA_CAS)
+        data = 2 * op->ot->size;
+    size_t len = sizeof(struct rma_hdr) + tt->nblocks * sizeof(struct rma_blk) + data;
+    struct rma_hdr *h = malloc(len);
+    if (!h)
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory for a one-sided message of %zu bytes", len);
+    *h = (struct rma_hdr){.kind = (uint32_t)op->kind,
+                          .disp = (int64_t)op->disp,
+                          .count = op->tcount,
+                          .extent = (int64_t)tt->extent,
+                          .tsize = tt->size,
+                          .nblocks = tt->nblocks,
+                          .data = data,
+                          .op = (uint64_t)(uintptr_t)op->op,
+                          .basic = (uint64_t)(uintptr_t)tt->basic};
+    struct rma_blk *b = (struct rma_blk *)(h + 1);
+    for (size_t i = 0; i < tt->nblocks; i++)
+        b[i] = (struct rma_blk){tt->blocks[i].off, tt->blocks[i].len};
+    char *d = (char *)(b + tt->nblocks);
+    if (op->kind == SKIFF_RMA_CAS) {
+        skiff_type_pack(op->oaddr, 1, op->ot, d);
+        skiff_type_pack(op->compare, 1, op->ot, d + op->ot->size);
+    } else if (data) {
+        skiff_type_pack(op->oaddr, op->ocount, op->ot, d);
+    }
+    int rc = MPI_SUCCESS;
+    if (op->kind == SKIFF_RMA_GET)
+        rc = expect_reply(w, op->target, h->reply = next_tag(w), (void *)(uintptr_t)op->oaddr, op->ocount, op->ot,
+                          tbytes);
+    else if (op->kind == SKIFF_RMA_GACC || op->kind == SKIFF_RMA_CAS)
+        rc = expect_reply(w, op->target, h->reply = next_tag(w), op->raddr, op->rcount, op->rt, tbytes);
+    if (rc) {
+        free(h);
+        return rc;
+    }
+    w->sent[op->target]++;
+    return send_msg(w, op->target, h, len);
+}
+
+/* Waits until nothing of this process's to target (-1: to anyone) is pending. */
+static void wait_outs(struct skiff_win *w, int target)
+{
+    struct skiff_waiter wt = SKIFF_WAITER_INIT;
+    for (;;) {
+        int pending = 0;
+        for (struct skiff_rma_out *o = w->out; o && !pending; o = o->next)
+            pending = target < 0 || o->target == target;
+        if (!pending)
+            return;
+        skiff_wait_step(&wt);
+    }
+}
+
+int skiff_rma_fence(struct skiff_win *w, int assert)
+{
+    uint64_t expect = 0;
+    size_t *ones = malloc(sizeof *ones * (size_t)w->size);
+    if (!ones)
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory for a fence over %d processes", w->size);
+    for (int i = 0; i < w->size; i++)
+        ones[i] = 1;
+    int rc = skiff_coll_reduce_scatter(w->sent, &expect, ones, MPI_UINT64_T, MPI_SUM, w->comm);
+    free(ones);
+    if (rc)
+        return rc;
+    struct skiff_waiter wt = SKIFF_WAITER_INIT;
+    while (w->applied < expect || w->nout)
+        skiff_wait_step(&wt);
+    if ((rc = skiff_coll_barrier(w->comm, NULL)))
+        return rc;
+    w->epoch = assert & MPI_MODE_NOSUCCEED ? SKIFF_EPOCH_NONE : SKIFF_EPOCH_FENCE;
+    return MPI_SUCCESS;
+}
+
+int skiff_rma_lock(struct skiff_win *w, int type, int target, int nocheck)
+{
+    /* With MPI_MODE_NOCHECK the program promises no conflicting lock: nothing is asked of the target. */
+    int rc = nocheck ? MPI_SUCCESS : control(w, SKIFF_RMA_LOCK, type, target);
+    if (rc)
+        return rc;
+    w->locks[target] = type | (nocheck ? SKIFF_LOCK_NOCHECK : 0);
+    /* Local loads and stores in an epoch on our own window need the lock held. */
+    if (target == w->rank)
+        wait_outs(w, target);
+    return MPI_SUCCESS;
+}
+
+int skiff_rma_unlock(struct skiff_win *w, int target)
+{
+    int rc = control(w, w->locks[target] & SKIFF_LOCK_NOCHECK ? SKIFF_RMA_FLUSH : SKIFF_RMA_UNLOCK, 0, target);
+    if (rc)
+        return rc;
+    wait_outs(w, target);
+    w->locks[target] = 0;
+    return MPI_SUCCESS;
+}
+
+int skiff_rma_flush(struct skiff_win *w, int target)
+{
+    int rc = MPI_SUCCESS;
+    for (int t = target < 0 ? 0 : target; !rc && t < (target < 0 ? w->size : target + 1); t++)
+        if (w->locks[t] || target >= 0)
+            rc = control(w, SKIFF_RMA_FLUSH, 0, t);
+    if (!rc)
+        wait_outs(w, target);
+    return rc;
+}
+
+/* ---- making and freeing ---- */
+
+static void release(struct skiff_win *w)
+{
+    if (w->seg)
+        munmap(w->seg, w->seg_bytes);
+    free(w->owned);
+    free(w->sizes);
+    free(w->units);
+    free(w->offsets);
+    free(w->sent);
+    free(w->locks);
+    free(w->blocked);
+    if (w->info)
+        skiff_info_free(w->info);
+    skiff_eh_release(w->errhandler);
+    skiff_attrs_drop(&w->attrs);
+    skiff_objpool_put(&pool, w);
+}
+
+static void unlink_live(struct skiff_win *w)
+{
+    for (struct skiff_win **l = &live; *l; l = &(*l)->next)
+        if (*l == w) {
+            *l = w->next;
+            break;
+        }
+    if (!live)
+        skiff_rma_progress_hook = NULL;
+}
+
+/* The shared segment: rank 0 makes a memfd, the others open it through /proc (nothing in /dev/shm). */
+static int map_shared(struct skiff_win *w)
+{
+    size_t total = 0;
+    if (!(w->offsets = malloc(sizeof *w->offsets * (size_t)w->size)))
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory for a shared window of %d processes", w->size);
+    for (int r = 0; r < w->size; r++) {
+        w->offsets[r] = (MPI_Aint)total;
+        total += ((size_t)w->sizes[r] + SEG_ALIGN - 1) / SEG_ALIGN * SEG_ALIGN;
+    }
+    long long card[2] = {0, -1}; /* pid, fd (-1: failed) */
+    int fd = -1, err = 0;
+    if (total && w->rank == 0) {
+        fd = memfd_create("skiff-win", MFD_CLOEXEC);
+        if (fd < 0 || ftruncate(fd, (off_t)total) != 0)
+            err = errno;
+        card[0] = getpid();
+        card[1] = err ? -1 : fd;
+    }
+    int rc = skiff_coll_bcast(card, sizeof card, 0, w->comm, NULL);
+    if (!rc && total && card[1] < 0)
+        rc = skiff_err(MPI_ERR_NO_MEM, "could not make the shared segment of %zu bytes on rank 0: %s", total,
+                       strerror(err ? err : EIO));
+    if (!rc && total && w->rank != 0) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%lld/fd/%lld", card[0], card[1]);
+        if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0)
+            err = errno;
+    }
+    if (!rc && total && fd >= 0) {
+        void *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (p == MAP_FAILED)
+            err = errno;
+        else {
+            w->seg = p;
+            w->seg_bytes = total;
+        }
+    }
+    /* Everyone holds a mapping (or failed) before rank 0 lets its descriptor go. */
+    int bad = !rc && total && !w->seg, any = 0;
+    int rc2 = skiff_coll_allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, w->comm, NULL);
+    if (fd >= 0)
+        close(fd);
+    if (rc)
+        return rc;
+    if (rc2)
+        return rc2;
+    if (any)
+        return skiff_err(MPI_ERR_NO_MEM, "could not map the shared segment of %zu bytes%s%s", total,
+                         bad ? ": " : " on another rank", bad ? strerror(err ? err : EIO) : "");
+    w->base = total ? (char *)w->seg + w->offsets[w->rank] : NULL;
+    return MPI_SUCCESS;
+}
+
+int skiff_win_make(struct skiff_comm *c, int flavor, void *base, MPI_Aint bytes, int disp_unit,
+                   const struct skiff_info *info, void **base_out, struct skiff_win **out)
+{
+    struct skiff_win *w = skiff_objpool_get(&pool);
+    if (!w)
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory for a window");
+    w->errhandler = MPI_ERRORS_ARE_FATAL;
+    w->excl_holder = -1;
+    w->next_tag = 1;
+    w->flavor = flavor;
+    w->disp_unit = disp_unit;
+    w->bytes = bytes;
+    w->base = base;
+    int rc = skiff_comm_make(c, c->group->world, c->size, &w->comm);
+    if (rc) {
+        w->comm = NULL;
+        release(w);
+        return rc;
+    }
+    w->rank = w->comm->rank;
+    w->size = w->comm->size;
+    size_t n = (size_t)w->size;
+    int64_t mine[2] = {(int64_t)bytes, disp_unit}, *all = malloc(sizeof mine * n);
+    w->sizes = malloc(sizeof *w->sizes * n);
+    w->units = malloc(sizeof *w->units * n);
+    w->sent = calloc(n, sizeof *w->sent);
+    w->locks = calloc(n, sizeof *w->locks);
+    w->blocked = calloc(n, 1);
+    w->info = skiff_info_dup(info);
+    if (!all || !w->sizes || !w->units || !w->sent || !w->locks || !w->blocked || !w->info)
+        rc = skiff_err(MPI_ERR_NO_MEM, "out of memory for a window over %d processes", w->size);
+    /* Every process takes part in the collectives below, even one that failed, so none waits forever. */
+    if (flavor == MPI_WIN_FLAVOR_ALLOCATE && !rc) {
+        size_t b = ((size_t)bytes + SEG_ALIGN - 1) / SEG_ALIGN * SEG_ALIGN;
+        if (!(w->owned = aligned_alloc(SEG_ALIGN, b ? b : SEG_ALIGN)))
+            rc = skiff_err(MPI_ERR_NO_MEM, "out of memory allocating a window of %lld bytes", (long long)bytes);
+        w->base = w->owned;
+    }
+    int64_t fill[2] = {0, 1};
+    int rc2 = skiff_coll_allgather(all ? (const void *)mine : fill, sizeof mine, all ? all : NULL, w->comm);
+    if (!rc && rc2)
+        rc = rc2;
+    for (size_t r = 0; !rc && r < n; r++) {
+        w->sizes[r] = (MPI_Aint)all[2 * r];
+        w->units[r] = (int)all[2 * r + 1];
+    }
+    free(all);
+    if (!rc && flavor == MPI_WIN_FLAVOR_SHARED) {
+        for (int r = 0; !rc && r < w->size; r++)
+            if (skiff_node_of(skiff_comm_world_rank(w->comm, r)) != skiff_node_of(skiff_comm_world_rank(w->comm, 0)))
+                rc = skiff_err(MPI_ERR_RMA_SHARED, "ranks 0 and %d of the communicator are on different nodes: "
+                               "a shared window needs every process on one node (split the communicator with "
+                               "MPI_COMM_TYPE_SHARED first)", r);
+        if (!rc)
+            rc = map_shared(w);
+    }
+    if (rc) {
+        skiff_comm_free(w->comm);
+        release(w);
+        return rc;
+    }
+    if (base_out)
+        *base_out = w->base;
+    w->handle = (MPI_Win)(void *)w;
+    w->magic = SKIFF_WIN_MAGIC;
+    w->next = live;
+    live = w;
+    skiff_rma_progress_hook = rma_progress;
+    *out = w;
+    return MPI_SUCCESS;
+}
+
+int skiff_win_free(struct skiff_win *w)
+{
+    /* The standard asks every epoch to be closed: what this process still waits for is finished, then
+     * everyone's replies are out before the private communicator goes. */
+    wait_outs(w, -1);
+    int rc = skiff_coll_barrier(w->comm, NULL);
+    struct skiff_waiter wt = SKIFF_WAITER_INIT;
+    while (w->replies) /* operations that arrive after the last synchronization are erroneous: dropped below */
+        skiff_wait_step(&wt);
+    int rc2 = skiff_win_attr_delete_all(&w->attrs, w->handle);
+    if (!rc)
+        rc = rc2;
+    while (w->in_head) {
+        struct skiff_rma_in *in = w->in_head;
+        w->in_head = in->next;
+        skiff_req_release(in->req);
+        free(in->buf);
+        free(in);
+    }
+    unlink_live(w);
+    w->magic = 0;
+    skiff_comm_free(w->comm);
+    release(w);
+    return rc;
+}
+
+int skiff_win_shared_query(struct skiff_win *w, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+{
+    if (rank == MPI_PROC_NULL) {
+        rank = 0;
+        for (int r = 0; r < w->size; r++)
+            if (w->sizes[r]) {
+                rank = r;
+                break;
+            }
+    }
+    *size = w->sizes[rank];
+    *disp_unit = w->units[rank];
+    void *p = w->seg && w->sizes[rank] ? (char *)w->seg + w->offsets[rank] : NULL;
+    memcpy(baseptr, &p, sizeof p);
+    return MPI_SUCCESS;
+}
+
+/* A window the program never freed: its arrays go; messages it may still have in flight keep their
+ * buffers (leaked) rather than have the transports read freed memory while the job shuts down. */
+static void forget(void *obj)
+{
+    struct skiff_win *w = obj;
+    if (w->magic != SKIFF_WIN_MAGIC)
+        return;
+    w->magic = 0;
+    if (w->seg)
+        munmap(w->seg, w->seg_bytes);
+    free(w->owned);
+    free(w->sizes);
+    free(w->units);
+    free(w->offsets);
+    free(w->sent);
+    free(w->locks);
+    free(w->blocked);
+    if (w->info)
+        skiff_info_free(w->info);
+    free(w->attrs.v);
+}
+
+void skiff_rma_finalize(void)
+{
+    skiff_rma_progress_hook = NULL;
+    skiff_objpool_foreach(&pool, forget);
+    skiff_objpool_destroy(&pool);
+    live = NULL;
+    skiff_rma_progress_hook = NULL;
+}

@@ -1,0 +1,132 @@
+/* One-sided communication: windows and the engine that moves their operations (docs/design.md,
+ * "One-sided"). Every operation travels as a message on the window's private communicator and is applied
+ * by the target in its progress engine; skiff_rma_path is where per-transport capabilities (shared memory
+ * load/store, single copy, RDMA) will choose another way. */
+#ifndef SKIFF_RMA_WIN_H
+#define SKIFF_RMA_WIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/attr.h"
+#include "core/comm.h"
+#include "core/datatype.h"
+#include "mpi.h"
+
+#define SKIFF_WIN_MAGIC 0x77696e64u
+
+struct skiff_info;
+struct skiff_rma_in;
+struct skiff_rma_out;
+struct skiff_rma_lockreq;
+
+/* What the origin's access epoch to a target is (for MPI_ERR_RMA_SYNC checks). */
+enum skiff_win_epoch { SKIFF_EPOCH_NONE = 0, SKIFF_EPOCH_FENCE = 1 };
+
+struct skiff_win {
+    uint32_t magic;            /* cleared when freed: the handle is refused from then on */
+    int flavor;                /* MPI_WIN_FLAVOR_* */
+    struct skiff_comm *comm;   /* private duplicate of the user's communicator */
+    int rank, size;
+    void *base;                /* this process's memory */
+    MPI_Aint bytes;            /* its size */
+    int disp_unit;
+    MPI_Aint *sizes;           /* every rank's size ... */
+    int *units;                /* ... and displacement unit (one allgather at creation) */
+    MPI_Aint *offsets;         /* MPI_WIN_FLAVOR_SHARED: where each rank's part starts in the segment */
+    void *seg;                 /* MPI_WIN_FLAVOR_SHARED: the segment as this process maps it */
+    size_t seg_bytes;
+    void *owned;               /* MPI_WIN_FLAVOR_ALLOCATE: the memory the window allocated */
+    MPI_Errhandler errhandler; /* MPI_ERRORS_ARE_FATAL unless set */
+    char name[MPI_MAX_OBJECT_NAME];
+    struct skiff_attrs attrs;
+    struct skiff_info *info;   /* the hints given (MPI_Win_get_info gives them back), never NULL */
+    /* Fence: operations sent to each target and applied here, over the window's life. */
+    uint64_t *sent;
+    uint64_t applied;
+    int epoch;                 /* enum skiff_win_epoch */
+    int next_tag;              /* reply tags of this process's operations: 1 and up */
+    /* Passive target, origin side: the lock this process holds on each target (0 or MPI_LOCK_*), and
+     * whether it holds lock_all. */
+    int *locks;
+    int lock_all;
+    /* Passive target, target side: the holders of this process's lock. */
+    int excl_holder;           /* the rank holding it exclusively, or -1 */
+    int shared_holders;
+    /* Arrived operations, in arrival order; origin operations waiting for a reply or their send; replies
+     * this target is sending. */
+    struct skiff_rma_in *in_head, *in_tail;
+    struct skiff_rma_out *out;
+    int nout;
+    struct skiff_rma_out *replies;
+    unsigned char *blocked;    /* scratch for the apply pass: origins whose stream waits */
+    MPI_Win handle;
+    struct skiff_win *next;    /* live windows, which the progress hook serves */
+};
+
+/* NULL for MPI_WIN_NULL and anything that is not a live window. */
+struct skiff_win *skiff_win_get(MPI_Win h);
+
+/* Collective over c (an intracommunicator): a window over base (bytes, disp_unit) of flavor CREATE,
+ * ALLOCATE (base is allocated, *base_out set) or SHARED (a segment mapped by all; c must be on one node).
+ * info may be NULL. */
+int skiff_win_make(struct skiff_comm *c, int flavor, void *base, MPI_Aint bytes, int disp_unit,
+                   const struct skiff_info *info, void **base_out, struct skiff_win **out);
+/* Collective: completes what is pending, runs the attributes' delete callbacks, frees. */
+int skiff_win_free(struct skiff_win *w);
+/* MPI_Win_shared_query: rank's part of a shared window (MPI_PROC_NULL: the first part of non-zero size). */
+int skiff_win_shared_query(struct skiff_win *w, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
+
+/* Applies the window's error handler (or MPI_COMM_WORLD's for a window that is not valid). */
+int skiff_win_fail(MPI_Win h, int rc);
+
+/* The kinds of operation an origin sends. */
+enum skiff_rma_kind {
+    SKIFF_RMA_PUT = 1,
+    SKIFF_RMA_GET,
+    SKIFF_RMA_ACC,      /* Accumulate */
+    SKIFF_RMA_GACC,     /* Get_accumulate, Fetch_and_op */
+    SKIFF_RMA_CAS,      /* Compare_and_swap */
+    SKIFF_RMA_LOCK,     /* control: not counted by fence */
+    SKIFF_RMA_UNLOCK,
+    SKIFF_RMA_FLUSH,
+};
+
+/* One operation as the MPI layer checked it. origin: count elements of ot at oaddr (PUT, ACC, GACC, CAS:
+ * the data sent; GET: where the data lands). result: GACC/CAS's result buffer (rcount of rt). compare:
+ * CAS's compare value (one element of ot). Target: tcount elements of tt at displacement disp. */
+struct skiff_rma_op {
+    int kind;
+    const void *oaddr;
+    size_t ocount;
+    const struct skiff_type *ot;
+    void *raddr;
+    size_t rcount;
+    const struct skiff_type *rt;
+    const void *compare;
+    int target;
+    MPI_Aint disp;
+    size_t tcount;
+    const struct skiff_type *tt;
+    MPI_Op op;
+};
+
+/* Starts op (the caller checked it; target is not MPI_PROC_NULL). */
+int skiff_rma_issue(struct skiff_win *w, const struct skiff_rma_op *op);
+/* MPI_Win_fence. */
+int skiff_rma_fence(struct skiff_win *w, int assert);
+/* locks[] holds the type, with this bit when the lock was taken with MPI_MODE_NOCHECK (never asked for). */
+#define SKIFF_LOCK_NOCHECK 0x10000
+/* Passive target: lock (MPI_LOCK_*), unlock, flush (target, or -1: every target this process locked). */
+int skiff_rma_lock(struct skiff_win *w, int type, int target, int nocheck);
+int skiff_rma_unlock(struct skiff_win *w, int target);
+int skiff_rma_flush(struct skiff_win *w, int target);
+
+/* How an operation reaches a target: the one place per-transport capabilities will decide. */
+enum skiff_rma_path_kind { SKIFF_RMA_PATH_MESSAGE = 0 };
+int skiff_rma_path(const struct skiff_win *w, int target);
+
+/* MPI_Finalize: windows the program never freed are forgotten (their memory released). */
+void skiff_rma_finalize(void);
+
+#endif

@@ -12,10 +12,12 @@
 #include "mpi/coll_plan.h"
 #include "mpi/mpi_impl.h"
 
-/* One side: n counts, byte displacements and datatypes; t gets the checked types. */
+/* One side: n counts, byte displacements (an int call's or a _c call's) and datatypes; t gets the checked
+ * types. */
 struct wside {
     const void *buf;
-    const int *counts, *displs;
+    struct skiff_cnts counts;
+    struct skiff_dsps displs;
     const MPI_Datatype *types;
     const struct skiff_type **t;
 };
@@ -24,15 +26,16 @@ static int check_wside(struct wside *w, int n, const char *buf, const char *coun
                        const char *types)
 {
     size_t total;
-    int rc = skiff_check_counts(n, w->counts, counts, &total);
+    int rc = skiff_check_cnts(n, w->counts, counts, &total);
     if (!rc)
-        rc = skiff_check_array(n, w->displs, displs);
+        rc = skiff_check_array(n, skiff_dsps_ptr(w->displs), displs);
     if (!rc)
         rc = skiff_check_array(n, w->types, types);
     for (int i = 0; !rc && i < n; i++) {
         rc = skiff_check_dtype(w->types[i], 1, &w->t[i]);
         if (!rc)
-            rc = skiff_check_named_buf((const char *)w->buf + w->displs[i], (size_t)w->counts[i], w->t[i], buf);
+            rc = skiff_check_named_buf((const char *)w->buf + skiff_dsp_at(w->displs, i),
+                                       (size_t)skiff_cnt_at(w->counts, i), w->t[i], buf);
     }
     return rc;
 }
@@ -61,8 +64,8 @@ static int check_alltoallw(struct wside *sd, struct wside *r, MPI_Comm comm, int
     if (!rc)
         rc = skiff_ck_alias(sd->buf, r->buf, 1, SEND_RECV, FIX_SENDBUF);
     return rc || inter ? rc
-              : skiff_ck_match(skiff_packed(sd->t[me], sd->counts[me]), skiff_packed(r->t[me], r->counts[me]), V_SEND,
-                               me);
+              : skiff_ck_match(skiff_packed(sd->t[me], skiff_cnt_at(sd->counts, me)),
+                               skiff_packed(r->t[me], skiff_cnt_at(r->counts, me)), V_SEND, me);
 }
 
 /* Across an intercommunicator: a block to and from every remote process, all in one round. */
@@ -86,11 +89,12 @@ static void plan(struct skiff_sched *s, const struct wside *sd, const struct wsi
     struct skiff_pk **u = skiff_sched_scratch(s, (size_t)n * sizeof *u);
     for (int i = 0; i < n; i++) {
         /* In place every block is both sent and overwritten: send from a copy. */
-        ptr[i] = skiff_plan_in(s, (const char *)from->buf + from->displs[i], (size_t)from->counts[i], from->t[i],
+        MPI_Count nf = skiff_cnt_at(from->counts, i), nr = skiff_cnt_at(r->counts, i);
+        ptr[i] = skiff_plan_in(s, (const char *)from->buf + skiff_dsp_at(from->displs, i), (size_t)nf, from->t[i],
                                in_place);
-        bytes[i] = skiff_packed(from->t[i], from->counts[i]);
-        ptr[n + i] = skiff_plan_out(s, (char *)r->buf + r->displs[i], (size_t)r->counts[i], r->t[i], &u[i]);
-        bytes[n + i] = skiff_packed(r->t[i], r->counts[i]);
+        bytes[i] = skiff_packed(from->t[i], nf);
+        ptr[n + i] = skiff_plan_out(s, (char *)r->buf + skiff_dsp_at(r->displs, i), (size_t)nr, r->t[i], &u[i]);
+        bytes[n + i] = skiff_packed(r->t[i], nr);
     }
     skiff_sched_round(s);
     (inter ? inter_exchange : skiff_alltoallw_linear)(s, ptr, bytes, ptr + n, bytes + n);
@@ -109,9 +113,9 @@ static struct skiff_sched *new_sched(struct skiff_comm *c, int *rc)
     return s;
 }
 
-static int make(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
-                void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
-                MPI_Comm comm, int inter_ok, struct skiff_sched **out)
+static int make(const void *sendbuf, struct skiff_cnts sendcounts, struct skiff_dsps sdispls,
+                const MPI_Datatype sendtypes[], void *recvbuf, struct skiff_cnts recvcounts, struct skiff_dsps rdispls,
+                const MPI_Datatype recvtypes[], MPI_Comm comm, int inter_ok, struct skiff_sched **out)
 {
     struct skiff_comm *c = NULL;
     struct wside sd = {sendbuf, sendcounts, sdispls, sendtypes, NULL};
@@ -123,29 +127,32 @@ static int make(const void *sendbuf, const int sendcounts[], const int sdispls[]
     return rc;
 }
 
-int skiff_plan_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                         const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
-                         const MPI_Datatype recvtypes[], MPI_Comm comm, struct skiff_sched **out)
+int skiff_plan_alltoallw(const void *sendbuf, struct skiff_cnts sendcounts, struct skiff_dsps sdispls,
+                         const MPI_Datatype sendtypes[], void *recvbuf, struct skiff_cnts recvcounts,
+                         struct skiff_dsps rdispls, const MPI_Datatype recvtypes[], MPI_Comm comm,
+                         struct skiff_sched **out)
 {
     return make(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, 0, out);
 }
 
 /* The profiler's message size: what this rank sends, or with MPI_IN_PLACE what it receives. */
-static size_t prof_wbytes(const int counts[], const MPI_Datatype types[], MPI_Comm comm)
+static size_t prof_wbytes(struct skiff_cnts counts, const MPI_Datatype types[], MPI_Comm comm)
 {
     const struct skiff_comm *c = skiff_comm_get(comm);
     size_t sum = 0;
-    for (int i = 0; counts && types && c && i < (c->remote ? c->peers : c->size); i++)
-        sum += skiff_prof_bytes(counts[i], types[i]);
+    for (int i = 0; skiff_cnts_ptr(counts) && types && c && i < (c->remote ? c->peers : c->size); i++)
+        sum += skiff_prof_bytes(skiff_cnt_at(counts, i), types[i]);
     return sum;
 }
 
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
-                   void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
-                   MPI_Comm comm)
+/* The body of MPI_Alltoallw (int arrays) and MPI_Alltoallw_c (large: MPI_Count counts, MPI_Aint
+ * displacements). */
+static int alltoallw_call(int large, const void *sendbuf, struct skiff_cnts sendcounts, struct skiff_dsps sdispls,
+                          const MPI_Datatype sendtypes[], void *recvbuf, struct skiff_cnts recvcounts,
+                          struct skiff_dsps rdispls, const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Alltoallw);
+    SKIFF_ENTER_TWIN(MPI_Alltoallw, large);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? prof_wbytes(recvcounts, recvtypes, comm)
                                                 : prof_wbytes(sendcounts, sendtypes, comm));
@@ -156,14 +163,33 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     }
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
+
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                   void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                   MPI_Comm comm)
+{
+    return alltoallw_call(0, sendbuf, skiff_icnts(sendcounts), skiff_idsps(sdispls), sendtypes, recvbuf,
+                          skiff_icnts(recvcounts), skiff_idsps(rdispls), recvtypes, comm);
+}
 SKIFF_ALIAS(MPI_Alltoallw)
 
-int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
-                    void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
-                    MPI_Comm comm, MPI_Request *request)
+int PMPI_Alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return alltoallw_call(1, sendbuf, skiff_lcnts(sendcounts), skiff_ldsps(sdispls), sendtypes, recvbuf,
+                          skiff_lcnts(recvcounts), skiff_ldsps(rdispls), recvtypes, comm);
+}
+SKIFF_ALIAS(MPI_Alltoallw_c)
+
+/* The body of MPI_Ialltoallw (int arrays) and MPI_Ialltoallw_c (large). */
+static int ialltoallw_call(int large, const void *sendbuf, struct skiff_cnts sendcounts, struct skiff_dsps sdispls,
+                           const MPI_Datatype sendtypes[], void *recvbuf, struct skiff_cnts recvcounts,
+                           struct skiff_dsps rdispls, const MPI_Datatype recvtypes[], MPI_Comm comm,
+                           MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Ialltoallw);
+    SKIFF_ENTER_TWIN(MPI_Ialltoallw, large);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? prof_wbytes(recvcounts, recvtypes, comm)
                                                 : prof_wbytes(sendcounts, sendtypes, comm));
@@ -173,4 +199,21 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
     rc = make(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, 1, &s);
     return skiff_nb_start(comm, rc, s, request);
 }
+
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                    void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return ialltoallw_call(0, sendbuf, skiff_icnts(sendcounts), skiff_idsps(sdispls), sendtypes, recvbuf,
+                           skiff_icnts(recvcounts), skiff_idsps(rdispls), recvtypes, comm, request);
+}
 SKIFF_ALIAS(MPI_Ialltoallw)
+
+int PMPI_Ialltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+{
+    return ialltoallw_call(1, sendbuf, skiff_lcnts(sendcounts), skiff_ldsps(sdispls), sendtypes, recvbuf,
+                           skiff_lcnts(recvcounts), skiff_ldsps(rdispls), recvtypes, comm, request);
+}
+SKIFF_ALIAS(MPI_Ialltoallw_c)

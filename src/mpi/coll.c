@@ -373,21 +373,23 @@ int PMPI_Gather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtyp
 }
 SKIFF_ALIAS(MPI_Gather_c)
 
-int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+/* The body of MPI_Gatherv (int arrays) and MPI_Gatherv_c (large: MPI_Count counts, MPI_Aint displacements). */
+static int gatherv_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        struct skiff_cnts recvcounts, struct skiff_dsps displs, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm)
 {
     struct skiff_rooted x = {0};
     struct skiff_side own = {sendbuf, sendcount, sendtype, NULL}, all = {recvbuf, 0, recvtype, NULL};
     struct skiff_vside v = {recvbuf, recvcounts, displs, recvtype, NULL, 0};
     struct skiff_stage in = {0};
     struct skiff_vstage out = {0};
-    SKIFF_ENTER(MPI_Gatherv);
+    SKIFF_ENTER_TWIN(MPI_Gatherv, large);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_ROOT(root);
     if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root,
+        return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, 0, &recvcounts, &displs, recvtype, root,
                                       comm, NULL);
-    SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(recvcounts, recvtype, comm)
+    SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_cnt(recvcounts, recvtype, comm)
                       : skiff_prof_bytes(sendcount, sendtype));
     int rc = skiff_ck_rooted_blocks(&own, &all, &v, root, comm, 0, &x);
     if (!rc && x.is_root)
@@ -401,7 +403,23 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     skiff_vstage_done(&out, !rc);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
+
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return gatherv_call(0, sendbuf, sendcount, sendtype, recvbuf, skiff_icnts(recvcounts), skiff_idsps(displs),
+                        recvtype, root, comm);
+}
 SKIFF_ALIAS(MPI_Gatherv)
+
+int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+                   MPI_Comm comm)
+{
+    return gatherv_call(1, sendbuf, sendcount, sendtype, recvbuf, skiff_lcnts(recvcounts), skiff_ldsps(displs),
+                        recvtype, root, comm);
+}
+SKIFF_ALIAS(MPI_Gatherv_c)
 
 /* The body of MPI_Scatter and MPI_Scatter_c. */
 static int scatter_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -444,21 +462,23 @@ int PMPI_Scatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 }
 SKIFF_ALIAS(MPI_Scatter_c)
 
-int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+/* The body of MPI_Scatterv (int arrays) and MPI_Scatterv_c (large: MPI_Count counts, MPI_Aint displacements). */
+static int scatterv_call(int large, const void *sendbuf, struct skiff_cnts sendcounts, struct skiff_dsps displs,
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                         MPI_Comm comm)
 {
     struct skiff_rooted x = {0};
     struct skiff_side own = {recvbuf, recvcount, recvtype, NULL}, all = {sendbuf, 0, sendtype, NULL};
     struct skiff_vside v = {sendbuf, sendcounts, displs, sendtype, NULL, 0};
     struct skiff_vstage in = {0};
     struct skiff_stage out = {0};
-    SKIFF_ENTER(MPI_Scatterv);
+    SKIFF_ENTER_TWIN(MPI_Scatterv, large);
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_ROOT(root);
     if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+        return skiff_mpi_inter_scatter(sendbuf, 0, &sendcounts, &displs, sendtype, recvbuf, recvcount, recvtype, root,
                                        comm, NULL);
-    SKIFF_PROFILE_MSG(recvbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(sendcounts, sendtype, comm)
+    SKIFF_PROFILE_MSG(recvbuf == MPI_IN_PLACE ? skiff_prof_own_cnt(sendcounts, sendtype, comm)
                       : skiff_prof_bytes(recvcount, recvtype));
     int rc = skiff_ck_rooted_blocks(&own, &all, &v, root, comm, 1, &x);
     if (!rc && x.is_root)
@@ -472,7 +492,23 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
     skiff_stage_done(&out, !rc);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
+
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    return scatterv_call(0, sendbuf, skiff_icnts(sendcounts), skiff_idsps(displs), sendtype, recvbuf, recvcount,
+                         recvtype, root, comm);
+}
 SKIFF_ALIAS(MPI_Scatterv)
+
+int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                    MPI_Comm comm)
+{
+    return scatterv_call(1, sendbuf, skiff_lcnts(sendcounts), skiff_ldsps(displs), sendtype, recvbuf, recvcount,
+                         recvtype, root, comm);
+}
+SKIFF_ALIAS(MPI_Scatterv_c)
 
 /* The body of MPI_Allgather and MPI_Allgather_c. */
 static int allgather_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -515,20 +551,23 @@ int PMPI_Allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 }
 SKIFF_ALIAS(MPI_Allgather_c)
 
-int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+/* The body of MPI_Allgatherv (int arrays) and MPI_Allgatherv_c (large: MPI_Count counts, MPI_Aint
+ * displacements). */
+static int allgatherv_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           struct skiff_cnts recvcounts, struct skiff_dsps displs, MPI_Datatype recvtype,
+                           MPI_Comm comm)
 {
     struct skiff_comm *c = NULL;
     struct skiff_side s = {sendbuf, sendcount, sendtype, NULL};
     struct skiff_vside r = {recvbuf, recvcounts, displs, recvtype, NULL, 0};
     struct skiff_stage in = {0};
     struct skiff_vstage out = {0};
-    SKIFF_ENTER(MPI_Allgatherv);
+    SKIFF_ENTER_TWIN(MPI_Allgatherv, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm,
-                                         NULL);
-    SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(recvcounts, recvtype, comm)
+        return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, &recvcounts, &displs, recvtype,
+                                         comm, NULL);
+    SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_cnt(recvcounts, recvtype, comm)
                       : skiff_prof_bytes(sendcount, sendtype));
     int in_place = sendbuf == MPI_IN_PLACE;
     int rc = skiff_ck_allgatherv(&s, &r, comm, &c);
@@ -542,7 +581,22 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     skiff_vstage_done(&out, !rc);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
+
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgatherv_call(0, sendbuf, sendcount, sendtype, recvbuf, skiff_icnts(recvcounts), skiff_idsps(displs),
+                           recvtype, comm);
+}
 SKIFF_ALIAS(MPI_Allgatherv)
+
+int PMPI_Allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return allgatherv_call(1, sendbuf, sendcount, sendtype, recvbuf, skiff_lcnts(recvcounts), skiff_ldsps(displs),
+                           recvtype, comm);
+}
+SKIFF_ALIAS(MPI_Allgatherv_c)
 
 /* The body of MPI_Alltoall and MPI_Alltoall_c. */
 static int alltoall_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -607,21 +661,24 @@ static int copy_span(struct skiff_vstage *in, int n, void **copy)
     return MPI_SUCCESS;
 }
 
-int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+/* The body of MPI_Alltoallv (int arrays) and MPI_Alltoallv_c (large: MPI_Count counts, MPI_Aint
+ * displacements). */
+static int alltoallv_call(int large, const void *sendbuf, struct skiff_cnts sendcounts, struct skiff_dsps sdispls,
+                          MPI_Datatype sendtype, void *recvbuf, struct skiff_cnts recvcounts,
+                          struct skiff_dsps rdispls, MPI_Datatype recvtype, MPI_Comm comm)
 {
     struct skiff_comm *c = NULL;
     struct skiff_vside s = {sendbuf, sendcounts, sdispls, sendtype, NULL, 0};
     struct skiff_vside r = {recvbuf, recvcounts, rdispls, recvtype, NULL, 0};
     struct skiff_vstage in = {0}, out = {0};
     void *copy = NULL;
-    SKIFF_ENTER(MPI_Alltoallv);
+    SKIFF_ENTER_TWIN(MPI_Alltoallv, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls,
-                                        recvtype, comm, NULL);
-    SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_vbytes(recvcounts, recvtype, comm)
-                      : skiff_prof_vbytes(sendcounts, sendtype, comm));
+        return skiff_mpi_inter_alltoall(sendbuf, 0, &sendcounts, &sdispls, sendtype, recvbuf, 0, &recvcounts,
+                                        &rdispls, recvtype, comm, NULL);
+    SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_cnts(recvcounts, recvtype, comm)
+                      : skiff_prof_cnts(sendcounts, sendtype, comm));
     int in_place = sendbuf == MPI_IN_PLACE;
     int rc = skiff_ck_alltoallv(&s, &r, comm, &c);
     if (rc)
@@ -639,7 +696,23 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     skiff_vstage_done(&out, !rc);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
 }
+
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoallv_call(0, sendbuf, skiff_icnts(sendcounts), skiff_idsps(sdispls), sendtype, recvbuf,
+                          skiff_icnts(recvcounts), skiff_idsps(rdispls), recvtype, comm);
+}
 SKIFF_ALIAS(MPI_Alltoallv)
+
+int PMPI_Alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                     MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return alltoallv_call(1, sendbuf, skiff_lcnts(sendcounts), skiff_ldsps(sdispls), sendtype, recvbuf,
+                          skiff_lcnts(recvcounts), skiff_ldsps(rdispls), recvtype, comm);
+}
+SKIFF_ALIAS(MPI_Alltoallv_c)
 
 static int reduce_scatter(const void *sendbuf, void *recvbuf, const MPI_Count counts[], MPI_Count block,
                           MPI_Datatype dt, MPI_Op op, MPI_Comm comm)

@@ -113,9 +113,9 @@ int skiff_ck_match(size_t sent, size_t expected, enum skiff_vcounts v, int i)
 int skiff_ck_vside(struct skiff_vside *v, int n, const char *buf_name, const char *counts_name,
                    const char *displs_name)
 {
-    int rc = skiff_check_counts(n, v->counts, counts_name, &v->total);
+    int rc = skiff_check_cnts(n, v->counts, counts_name, &v->total);
     if (!rc)
-        rc = skiff_check_array(n, v->displs, displs_name);
+        rc = skiff_check_array(n, skiff_dsps_ptr(v->displs), displs_name);
     if (!rc)
         rc = skiff_check_dtype(v->dt, 1, &v->t);
     return rc ? rc : skiff_check_named_buf(v->buf, v->total, v->t, buf_name);
@@ -129,7 +129,7 @@ static int root_blocks(struct skiff_side *all, struct skiff_vside *v, const stru
     if (v) {
         rc = skiff_ck_vside(v, c->size, name, scatter ? "sendcounts" : "recvcounts", "displs");
         all->t = v->t;
-        *mine = rc ? 0 : v->counts[c->rank];
+        *mine = rc ? 0 : skiff_cnt_at(v->counts, c->rank);
         return rc;
     }
     *mine = all->count;
@@ -201,7 +201,8 @@ int skiff_ck_allgatherv(struct skiff_side *s, struct skiff_vside *r, MPI_Comm co
     if (!rc)
         rc = skiff_ck_alias(s->buf, r->buf, s->count > 0 && r->total > 0, SEND_RECV, FIX_SENDBUF);
     int me = (*c)->rank;
-    return rc ? rc : skiff_ck_match(skiff_packed(s->t, s->count), skiff_packed(r->t, r->counts[me]), V_RECV, me);
+    size_t mine = skiff_packed(r->t, skiff_cnt_at(r->counts, me));
+    return rc ? rc : skiff_ck_match(skiff_packed(s->t, s->count), mine, V_RECV, me);
 }
 
 int skiff_ck_alltoallv(struct skiff_vside *s, struct skiff_vside *r, MPI_Comm comm, struct skiff_comm **c)
@@ -211,6 +212,22 @@ int skiff_ck_alltoallv(struct skiff_vside *s, struct skiff_vside *r, MPI_Comm co
         return rc;
     rc = skiff_ck_vside(s, (*c)->size, "sendbuf", "sendcounts", "sdispls");
     return rc ? rc : skiff_ck_alias(s->buf, r->buf, s->total > 0 && r->total > 0, SEND_RECV, FIX_SENDBUF);
+}
+
+int skiff_check_cnts(int n, struct skiff_cnts a, const char *name, size_t *total)
+{
+    return a.l ? skiff_check_lcounts(n, a.l, name, total) : skiff_check_counts(n, a.i, name, total);
+}
+
+size_t skiff_prof_cnts(struct skiff_cnts counts, MPI_Datatype dt, MPI_Comm comm)
+{
+    return counts.l ? skiff_prof_vbytes_c(counts.l, dt, comm) : skiff_prof_vbytes(counts.i, dt, comm);
+}
+
+size_t skiff_prof_own_cnt(struct skiff_cnts counts, MPI_Datatype dt, MPI_Comm comm)
+{
+    const struct skiff_comm *c = skiff_comm_get(comm);
+    return skiff_cnts_ptr(counts) && c ? skiff_prof_bytes(skiff_cnt_at(counts, c->rank), dt) : 0;
 }
 
 int skiff_widen_counts(const int *counts, int n, MPI_Count **out)

@@ -8,6 +8,7 @@
 #include "core/comm.h"
 #include "core/datatype.h"
 #include "mpi.h"
+#include "mpi/coll_counts.h"
 
 /* Checks a (count, datatype) pair of a collective. */
 int skiff_ck_block(MPI_Count count, MPI_Datatype dt, const struct skiff_type **t);
@@ -88,10 +89,12 @@ struct skiff_side {
     const struct skiff_type *t;
 };
 
-/* The same for a side with per-rank counts and displacements; the checks set t and total. */
+/* The same for a side with per-rank counts and displacements (an int call's or a _c call's); the checks set
+ * t and total. */
 struct skiff_vside {
     const void *buf;
-    const int *counts, *displs;
+    struct skiff_cnts counts;
+    struct skiff_dsps displs;
     MPI_Datatype dt;
     const struct skiff_type *t;
     size_t total;

@@ -53,16 +53,18 @@ int PMPI_Iallgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
 }
 SKIFF_ALIAS(MPI_Iallgather_c)
 
-int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                     const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+/* The body of MPI_Iallgatherv (int arrays) and MPI_Iallgatherv_c (large). */
+static int iallgatherv_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, struct skiff_cnts recvcounts, struct skiff_dsps displs,
+                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Iallgatherv);
+    SKIFF_ENTER_TWIN(MPI_Iallgatherv, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request)
-        return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype,
+        return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, &recvcounts, &displs, recvtype,
                                          comm, request);
-    SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(recvcounts, recvtype, comm)
+    SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_cnt(recvcounts, recvtype, comm)
                       : skiff_prof_bytes(sendcount, sendtype));
     int rc = skiff_ck_request(comm, request);
     if (rc)
@@ -70,7 +72,23 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     rc = skiff_plan_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &s);
     return skiff_nb_start(comm, rc, s, request);
 }
+
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                     const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return iallgatherv_call(0, sendbuf, sendcount, sendtype, recvbuf, skiff_icnts(recvcounts), skiff_idsps(displs),
+                            recvtype, comm, request);
+}
 SKIFF_ALIAS(MPI_Iallgatherv)
+
+int PMPI_Iallgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                       MPI_Request *request)
+{
+    return iallgatherv_call(1, sendbuf, sendcount, sendtype, recvbuf, skiff_lcnts(recvcounts), skiff_ldsps(displs),
+                            recvtype, comm, request);
+}
+SKIFF_ALIAS(MPI_Iallgatherv_c)
 
 /* The body of MPI_Ialltoall and MPI_Ialltoall_c. */
 static int ialltoall_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -104,25 +122,43 @@ int PMPI_Ialltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype send
 }
 SKIFF_ALIAS(MPI_Ialltoall_c)
 
-int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                    void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                    MPI_Request *request)
+/* The body of MPI_Ialltoallv (int arrays) and MPI_Ialltoallv_c (large). */
+static int ialltoallv_call(int large, const void *sendbuf, struct skiff_cnts sendcounts, struct skiff_dsps sdispls,
+                           MPI_Datatype sendtype, void *recvbuf, struct skiff_cnts recvcounts,
+                           struct skiff_dsps rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Ialltoallv);
+    SKIFF_ENTER_TWIN(MPI_Ialltoallv, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request)
-        return skiff_mpi_inter_alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls,
-                                        recvtype, comm, request);
-    SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_vbytes(recvcounts, recvtype, comm)
-                      : skiff_prof_vbytes(sendcounts, sendtype, comm));
+        return skiff_mpi_inter_alltoall(sendbuf, 0, &sendcounts, &sdispls, sendtype, recvbuf, 0, &recvcounts,
+                                        &rdispls, recvtype, comm, request);
+    SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_cnts(recvcounts, recvtype, comm)
+                      : skiff_prof_cnts(sendcounts, sendtype, comm));
     int rc = skiff_ck_request(comm, request);
     if (rc)
         return rc;
     rc = skiff_plan_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &s);
     return skiff_nb_start(comm, rc, s, request);
 }
+
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                    void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    return ialltoallv_call(0, sendbuf, skiff_icnts(sendcounts), skiff_idsps(sdispls), sendtype, recvbuf,
+                           skiff_icnts(recvcounts), skiff_idsps(rdispls), recvtype, comm, request);
+}
 SKIFF_ALIAS(MPI_Ialltoallv)
+
+int PMPI_Ialltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                      MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    return ialltoallv_call(1, sendbuf, skiff_lcnts(sendcounts), skiff_ldsps(sdispls), sendtype, recvbuf,
+                           skiff_lcnts(recvcounts), skiff_ldsps(rdispls), recvtype, comm, request);
+}
+SKIFF_ALIAS(MPI_Ialltoallv_c)
 
 /* The body of MPI_Igather and MPI_Igather_c. */
 static int igather_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -156,16 +192,18 @@ int PMPI_Igather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 }
 SKIFF_ALIAS(MPI_Igather_c)
 
-int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                  const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+/* The body of MPI_Igatherv (int arrays) and MPI_Igatherv_c (large). */
+static int igatherv_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         struct skiff_cnts recvcounts, struct skiff_dsps displs, MPI_Datatype recvtype, int root,
+                         MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Igatherv);
+    SKIFF_ENTER_TWIN(MPI_Igatherv, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request)
-        return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root,
+        return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, 0, &recvcounts, &displs, recvtype, root,
                                       comm, request);
-    SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(recvcounts, recvtype, comm)
+    SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_cnt(recvcounts, recvtype, comm)
                       : skiff_prof_bytes(sendcount, sendtype));
     int rc = skiff_ck_request(comm, request);
     if (rc)
@@ -173,7 +211,23 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     rc = skiff_plan_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, &s);
     return skiff_nb_start(comm, rc, s, request);
 }
+
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                  const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return igatherv_call(0, sendbuf, sendcount, sendtype, recvbuf, skiff_icnts(recvcounts), skiff_idsps(displs),
+                         recvtype, root, comm, request);
+}
 SKIFF_ALIAS(MPI_Igatherv)
+
+int PMPI_Igatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    return igatherv_call(1, sendbuf, sendcount, sendtype, recvbuf, skiff_lcnts(recvcounts), skiff_ldsps(displs),
+                         recvtype, root, comm, request);
+}
+SKIFF_ALIAS(MPI_Igatherv_c)
 
 /* The body of MPI_Iscatter and MPI_Iscatter_c. */
 static int iscatter_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -207,16 +261,18 @@ int PMPI_Iscatter_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendt
 }
 SKIFF_ALIAS(MPI_Iscatter_c)
 
-int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+/* The body of MPI_Iscatterv (int arrays) and MPI_Iscatterv_c (large). */
+static int iscatterv_call(int large, const void *sendbuf, struct skiff_cnts sendcounts, struct skiff_dsps displs,
+                          MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                          MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Iscatterv);
+    SKIFF_ENTER_TWIN(MPI_Iscatterv, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request)
-        return skiff_mpi_inter_scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+        return skiff_mpi_inter_scatter(sendbuf, 0, &sendcounts, &displs, sendtype, recvbuf, recvcount, recvtype, root,
                                        comm, request);
-    SKIFF_PROFILE_MSG(recvbuf == MPI_IN_PLACE ? skiff_prof_own_bytes(sendcounts, sendtype, comm)
+    SKIFF_PROFILE_MSG(recvbuf == MPI_IN_PLACE ? skiff_prof_own_cnt(sendcounts, sendtype, comm)
                       : skiff_prof_bytes(recvcount, recvtype));
     int rc = skiff_ck_request(comm, request);
     if (rc)
@@ -224,7 +280,23 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
     rc = skiff_plan_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, &s);
     return skiff_nb_start(comm, rc, s, request);
 }
+
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
+{
+    return iscatterv_call(0, sendbuf, skiff_icnts(sendcounts), skiff_idsps(displs), sendtype, recvbuf, recvcount,
+                          recvtype, root, comm, request);
+}
 SKIFF_ALIAS(MPI_Iscatterv)
+
+int PMPI_Iscatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    return iscatterv_call(1, sendbuf, skiff_lcnts(sendcounts), skiff_ldsps(displs), sendtype, recvbuf, recvcount,
+                          recvtype, root, comm, request);
+}
+SKIFF_ALIAS(MPI_Iscatterv_c)
 
 /* The body of MPI_Ireduce_scatter (icounts) and MPI_Ireduce_scatter_c (large, lcounts); the schedule keeps
  * its own copy of the counts, so the widened ones go when it is built. */

@@ -178,12 +178,13 @@ int PMPI_Gather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
 }
 SKIFF_ALIAS(MPI_Gather_init_c)
 
-int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                      const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                      MPI_Request *request)
+/* The body of MPI_Gatherv_init (int arrays) and MPI_Gatherv_init_c (large). */
+static int gatherv_init_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, struct skiff_cnts recvcounts, struct skiff_dsps displs,
+                             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Gatherv_init);
+    SKIFF_ENTER_TWIN(MPI_Gatherv_init, large);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
@@ -191,7 +192,24 @@ int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
     rc = skiff_plan_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
+
+int PMPI_Gatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                      const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request)
+{
+    return gatherv_init_call(0, sendbuf, sendcount, sendtype, recvbuf, skiff_icnts(recvcounts), skiff_idsps(displs),
+                             recvtype, root, comm, info, request);
+}
 SKIFF_ALIAS(MPI_Gatherv_init)
+
+int PMPI_Gatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return gatherv_init_call(1, sendbuf, sendcount, sendtype, recvbuf, skiff_lcnts(recvcounts), skiff_ldsps(displs),
+                             recvtype, root, comm, info, request);
+}
+SKIFF_ALIAS(MPI_Gatherv_init_c)
 
 /* The body of MPI_Scatter_init and MPI_Scatter_init_c. */
 static int scatter_init_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -225,12 +243,13 @@ int PMPI_Scatter_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
 }
 SKIFF_ALIAS(MPI_Scatter_init_c)
 
-int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
-                       MPI_Request *request)
+/* The body of MPI_Scatterv_init (int arrays) and MPI_Scatterv_init_c (large). */
+static int scatterv_init_call(int large, const void *sendbuf, struct skiff_cnts sendcounts, struct skiff_dsps displs,
+                              MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                              int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Scatterv_init);
+    SKIFF_ENTER_TWIN(MPI_Scatterv_init, large);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
@@ -238,7 +257,24 @@ int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int di
     rc = skiff_plan_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
+
+int PMPI_Scatterv_init(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *request)
+{
+    return scatterv_init_call(0, sendbuf, skiff_icnts(sendcounts), skiff_idsps(displs), sendtype, recvbuf, recvcount,
+                              recvtype, root, comm, info, request);
+}
 SKIFF_ALIAS(MPI_Scatterv_init)
+
+int PMPI_Scatterv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return scatterv_init_call(1, sendbuf, skiff_lcnts(sendcounts), skiff_ldsps(displs), sendtype, recvbuf, recvcount,
+                              recvtype, root, comm, info, request);
+}
+SKIFF_ALIAS(MPI_Scatterv_init_c)
 
 /* The body of MPI_Allgather_init and MPI_Allgather_init_c. */
 static int allgather_init_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -270,12 +306,13 @@ int PMPI_Allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype
 }
 SKIFF_ALIAS(MPI_Allgather_init_c)
 
-int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                         MPI_Info info, MPI_Request *request)
+/* The body of MPI_Allgatherv_init (int arrays) and MPI_Allgatherv_init_c (large). */
+static int allgatherv_init_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, struct skiff_cnts recvcounts, struct skiff_dsps displs,
+                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Allgatherv_init);
+    SKIFF_ENTER_TWIN(MPI_Allgatherv_init, large);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
@@ -283,7 +320,24 @@ int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendty
     rc = skiff_plan_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
+
+int PMPI_Allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request)
+{
+    return allgatherv_init_call(0, sendbuf, sendcount, sendtype, recvbuf, skiff_icnts(recvcounts),
+                                skiff_idsps(displs), recvtype, comm, info, request);
+}
 SKIFF_ALIAS(MPI_Allgatherv_init)
+
+int PMPI_Allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                           MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return allgatherv_init_call(1, sendbuf, sendcount, sendtype, recvbuf, skiff_lcnts(recvcounts),
+                                skiff_ldsps(displs), recvtype, comm, info, request);
+}
+SKIFF_ALIAS(MPI_Allgatherv_init_c)
 
 /* The body of MPI_Alltoall_init and MPI_Alltoall_init_c. */
 static int alltoall_init_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -315,12 +369,14 @@ int PMPI_Alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
 }
 SKIFF_ALIAS(MPI_Alltoall_init_c)
 
-int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                        void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+/* The body of MPI_Alltoallv_init (int arrays) and MPI_Alltoallv_init_c (large). */
+static int alltoallv_init_call(int large, const void *sendbuf, struct skiff_cnts sendcounts,
+                               struct skiff_dsps sdispls, MPI_Datatype sendtype, void *recvbuf,
+                               struct skiff_cnts recvcounts, struct skiff_dsps rdispls, MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Alltoallv_init);
+    SKIFF_ENTER_TWIN(MPI_Alltoallv_init, large);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
@@ -328,14 +384,34 @@ int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int s
     rc = skiff_plan_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
+
+int PMPI_Alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                        void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return alltoallv_init_call(0, sendbuf, skiff_icnts(sendcounts), skiff_idsps(sdispls), sendtype, recvbuf,
+                               skiff_icnts(recvcounts), skiff_idsps(rdispls), recvtype, comm, info, request);
+}
 SKIFF_ALIAS(MPI_Alltoallv_init)
 
-int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
-                        const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                          MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                          const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request)
+{
+    return alltoallv_init_call(1, sendbuf, skiff_lcnts(sendcounts), skiff_ldsps(sdispls), sendtype, recvbuf,
+                               skiff_lcnts(recvcounts), skiff_ldsps(rdispls), recvtype, comm, info, request);
+}
+SKIFF_ALIAS(MPI_Alltoallv_init_c)
+
+/* The body of MPI_Alltoallw_init (int arrays) and MPI_Alltoallw_init_c (large). */
+static int alltoallw_init_call(int large, const void *sendbuf, struct skiff_cnts sendcounts,
+                               struct skiff_dsps sdispls, const MPI_Datatype sendtypes[], void *recvbuf,
+                               struct skiff_cnts recvcounts, struct skiff_dsps rdispls,
+                               const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     struct skiff_sched *s = NULL;
-    SKIFF_ENTER(MPI_Alltoallw_init);
+    SKIFF_ENTER_TWIN(MPI_Alltoallw_init, large);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
@@ -344,7 +420,25 @@ int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int s
                               &s);
     return skiff_persist_make(comm, rc, s, request);
 }
+
+int PMPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+                        const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return alltoallw_init_call(0, sendbuf, skiff_icnts(sendcounts), skiff_idsps(sdispls), sendtypes, recvbuf,
+                               skiff_icnts(recvcounts), skiff_idsps(rdispls), recvtypes, comm, info, request);
+}
 SKIFF_ALIAS(MPI_Alltoallw_init)
+
+int PMPI_Alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                          const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                          MPI_Request *request)
+{
+    return alltoallw_init_call(1, sendbuf, skiff_lcnts(sendcounts), skiff_ldsps(sdispls), sendtypes, recvbuf,
+                               skiff_lcnts(recvcounts), skiff_ldsps(rdispls), recvtypes, comm, info, request);
+}
+SKIFF_ALIAS(MPI_Alltoallw_init_c)
 
 /* The body of MPI_Reduce_scatter_init (icounts) and MPI_Reduce_scatter_init_c (large, lcounts); the schedule
  * keeps its own copy of the counts. */

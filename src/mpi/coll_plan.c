@@ -71,8 +71,8 @@ void skiff_plan_out_done(struct skiff_sched *s, struct skiff_pk *u)
     skiff_sched_round(s);
 }
 
-void skiff_plan_v(struct skiff_sched *s, struct skiff_vplan *v, const void *buf, const int *counts, const int *displs,
-                  const struct skiff_type *t, int mode, int keep)
+void skiff_plan_v(struct skiff_sched *s, struct skiff_vplan *v, const void *buf, struct skiff_cnts counts,
+                  struct skiff_dsps displs, const struct skiff_type *t, int mode, int keep)
 {
     int n = s->comm->size;
     *v = (struct skiff_vplan){NULL, skiff_sched_scratch(s, 2 * (size_t)n * sizeof(size_t)), NULL, NULL, n};
@@ -80,8 +80,8 @@ void skiff_plan_v(struct skiff_sched *s, struct skiff_vplan *v, const void *buf,
     int direct = t->contiguous && mode != 2;
     size_t total = 0;
     for (int i = 0; i < n; i++) {
-        v->bc[i] = skiff_type_packed_size(t, (size_t)counts[i]);
-        v->bd[i] = direct ? (size_t)((ptrdiff_t)displs[i] * t->extent) : total;
+        v->bc[i] = skiff_type_packed_size(t, (size_t)skiff_cnt_at(counts, i));
+        v->bd[i] = direct ? (size_t)((ptrdiff_t)skiff_dsp_at(displs, i) * t->extent) : total;
         total += v->bc[i];
     }
     if (direct) {
@@ -92,8 +92,8 @@ void skiff_plan_v(struct skiff_sched *s, struct skiff_vplan *v, const void *buf,
     v->pk = skiff_sched_scratch(s, (size_t)n * sizeof *v->pk);
     skiff_sched_hold_type(s, t);
     for (int i = 0; i < n; i++) {
-        v->pk[i] = (struct skiff_pk){(char *)buf + (ptrdiff_t)displs[i] * t->extent, (size_t)counts[i], t,
-                                     v->data + v->bd[i]};
+        v->pk[i] = (struct skiff_pk){(char *)buf + (ptrdiff_t)skiff_dsp_at(displs, i) * t->extent,
+                                     (size_t)skiff_cnt_at(counts, i), t, v->data + v->bd[i]};
         if (mode == 1 || mode == 2 || (mode == 3 && i == keep))
             skiff_sched_call(s, pack_step, &v->pk[i]);
     }

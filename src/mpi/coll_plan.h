@@ -11,6 +11,7 @@
 #include "coll/sched.h"
 #include "core/datatype.h"
 #include "mpi.h"
+#include "mpi/coll_counts.h"
 
 /* One packed block: count elements of t at user, packed at packed. */
 struct skiff_pk {
@@ -46,8 +47,8 @@ struct skiff_vplan {
     struct skiff_pk *pk; /* one per block, or NULL when contiguous */
     int n;
 };
-void skiff_plan_v(struct skiff_sched *s, struct skiff_vplan *v, const void *buf, const int *counts, const int *displs,
-                  const struct skiff_type *t, int mode, int keep);
+void skiff_plan_v(struct skiff_sched *s, struct skiff_vplan *v, const void *buf, struct skiff_cnts counts,
+                  struct skiff_dsps displs, const struct skiff_type *t, int mode, int keep);
 void skiff_plan_v_done(struct skiff_sched *s, const struct skiff_vplan *v);
 
 /* A new schedule on c for a call that outlives itself; NULL (and *rc the error) on an intercommunicator
@@ -68,29 +69,30 @@ int skiff_plan_gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
                       MPI_Count recvcount,
                       MPI_Datatype recvtype, int root, MPI_Comm comm, struct skiff_sched **out);
 int skiff_plan_gatherv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
-                       struct skiff_sched **out);
+                       struct skiff_cnts recvcounts, struct skiff_dsps displs, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, struct skiff_sched **out);
 int skiff_plan_scatter(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                        MPI_Count recvcount,
                        MPI_Datatype recvtype, int root, MPI_Comm comm, struct skiff_sched **out);
-int skiff_plan_scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                        struct skiff_sched **out);
+int skiff_plan_scatterv(const void *sendbuf, struct skiff_cnts sendcounts, struct skiff_dsps displs,
+                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, struct skiff_sched **out);
 int skiff_plan_allgather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                          MPI_Count recvcount,
                          MPI_Datatype recvtype, MPI_Comm comm, struct skiff_sched **out);
 int skiff_plan_allgatherv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                          const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                          struct skiff_sched **out);
+                          struct skiff_cnts recvcounts, struct skiff_dsps displs, MPI_Datatype recvtype,
+                          MPI_Comm comm, struct skiff_sched **out);
 int skiff_plan_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                         MPI_Count recvcount,
                         MPI_Datatype recvtype, MPI_Comm comm, struct skiff_sched **out);
-int skiff_plan_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                         void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                         MPI_Comm comm, struct skiff_sched **out);
-int skiff_plan_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                         const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
-                         const MPI_Datatype recvtypes[], MPI_Comm comm, struct skiff_sched **out);
+int skiff_plan_alltoallv(const void *sendbuf, struct skiff_cnts sendcounts, struct skiff_dsps sdispls,
+                         MPI_Datatype sendtype, void *recvbuf, struct skiff_cnts recvcounts, struct skiff_dsps rdispls,
+                         MPI_Datatype recvtype, MPI_Comm comm, struct skiff_sched **out);
+int skiff_plan_alltoallw(const void *sendbuf, struct skiff_cnts sendcounts, struct skiff_dsps sdispls,
+                         const MPI_Datatype sendtypes[], void *recvbuf, struct skiff_cnts recvcounts,
+                         struct skiff_dsps rdispls, const MPI_Datatype recvtypes[], MPI_Comm comm,
+                         struct skiff_sched **out);
 /* counts: MPI_Reduce_scatter's recvcounts, or NULL for block elements each (the _block variant). */
 int skiff_plan_reduce_scatter(const void *sendbuf, void *recvbuf, const MPI_Count counts[], MPI_Count block,
                               MPI_Datatype dt,

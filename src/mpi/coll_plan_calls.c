@@ -129,8 +129,8 @@ int skiff_plan_gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sen
 }
 
 int skiff_plan_gatherv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
-                       struct skiff_sched **out)
+                       struct skiff_cnts recvcounts, struct skiff_dsps displs, MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, struct skiff_sched **out)
 {
     struct skiff_rooted x = {0};
     struct skiff_side own = {sendbuf, sendcount, sendtype, NULL}, all = {recvbuf, 0, recvtype, NULL};
@@ -169,9 +169,9 @@ int skiff_plan_scatter(const void *sendbuf, MPI_Count sendcount, MPI_Datatype se
     return MPI_SUCCESS;
 }
 
-int skiff_plan_scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                        struct skiff_sched **out)
+int skiff_plan_scatterv(const void *sendbuf, struct skiff_cnts sendcounts, struct skiff_dsps displs,
+                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, struct skiff_sched **out)
 {
     struct skiff_rooted x = {0};
     struct skiff_side own = {recvbuf, recvcount, recvtype, NULL}, all = {sendbuf, 0, sendtype, NULL};
@@ -214,8 +214,8 @@ int skiff_plan_allgather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype 
 }
 
 int skiff_plan_allgatherv(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                          const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                          struct skiff_sched **out)
+                          struct skiff_cnts recvcounts, struct skiff_dsps displs, MPI_Datatype recvtype,
+                          MPI_Comm comm, struct skiff_sched **out)
 {
     struct skiff_comm *c = NULL;
     struct skiff_side sd = {sendbuf, sendcount, sendtype, NULL};
@@ -256,9 +256,9 @@ int skiff_plan_alltoall(const void *sendbuf, MPI_Count sendcount, MPI_Datatype s
     return MPI_SUCCESS;
 }
 
-int skiff_plan_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                         void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                         MPI_Comm comm, struct skiff_sched **out)
+int skiff_plan_alltoallv(const void *sendbuf, struct skiff_cnts sendcounts, struct skiff_dsps sdispls,
+                         MPI_Datatype sendtype, void *recvbuf, struct skiff_cnts recvcounts, struct skiff_dsps rdispls,
+                         MPI_Datatype recvtype, MPI_Comm comm, struct skiff_sched **out)
 {
     struct skiff_comm *c = NULL;
     struct skiff_vside sd = {sendbuf, sendcounts, sdispls, sendtype, NULL, 0};

@@ -49,13 +49,13 @@ void skiff_stage_done(struct skiff_stage *s, int unpack)
     s->tmp = NULL;
 }
 
-static void *block_at(const void *buf, const struct skiff_type *t, int displ)
+static void *block_at(const void *buf, const struct skiff_type *t, MPI_Aint displ)
 {
     return (char *)buf + (ptrdiff_t)displ * (ptrdiff_t)t->extent;
 }
 
-int skiff_vstage_init(struct skiff_vstage *v, const void *buf, const int *counts, const int *displs, int n,
-                      const struct skiff_type *t, int mode, int keep)
+int skiff_vstage_init(struct skiff_vstage *v, const void *buf, struct skiff_cnts counts, struct skiff_dsps displs,
+                      int n, const struct skiff_type *t, int mode, int keep)
 {
     *v = (struct skiff_vstage){NULL, NULL, (void *)buf, NULL, NULL, counts, displs, n, t};
     v->bc = malloc((size_t)n * sizeof *v->bc);
@@ -64,8 +64,8 @@ int skiff_vstage_init(struct skiff_vstage *v, const void *buf, const int *counts
         return skiff_err(MPI_ERR_NO_MEM, "out of memory for %d block descriptors", n);
     size_t total = 0;
     for (int i = 0; i < n; i++) {
-        v->bc[i] = skiff_type_packed_size(t, (size_t)counts[i]);
-        v->bd[i] = t->contiguous ? (size_t)((ptrdiff_t)displs[i] * (ptrdiff_t)t->extent) : total;
+        v->bc[i] = skiff_type_packed_size(t, (size_t)skiff_cnt_at(counts, i));
+        v->bd[i] = t->contiguous ? (size_t)((ptrdiff_t)skiff_dsp_at(displs, i) * (ptrdiff_t)t->extent) : total;
         total += v->bc[i];
     }
     if (t->contiguous) {
@@ -77,7 +77,8 @@ int skiff_vstage_init(struct skiff_vstage *v, const void *buf, const int *counts
     v->data = v->tmp;
     for (int i = 0; i < n; i++)
         if (mode == 1 || (mode == 2 && i == keep))
-            skiff_type_pack(block_at(buf, t, displs[i]), (size_t)counts[i], t, v->data + v->bd[i]);
+            skiff_type_pack(block_at(buf, t, skiff_dsp_at(displs, i)), (size_t)skiff_cnt_at(counts, i), t,
+                            v->data + v->bd[i]);
     return MPI_SUCCESS;
 }
 
@@ -85,8 +86,8 @@ void skiff_vstage_done(struct skiff_vstage *v, int unpack)
 {
     if (v->tmp && unpack)
         for (int i = 0; i < v->n; i++)
-            skiff_type_unpack(v->data + v->bd[i], v->bc[i], block_at(v->user, v->t, v->displs[i]),
-                              (size_t)v->counts[i], v->t);
+            skiff_type_unpack(v->data + v->bd[i], v->bc[i], block_at(v->user, v->t, skiff_dsp_at(v->displs, i)),
+                              (size_t)skiff_cnt_at(v->counts, i), v->t);
     free(v->tmp);
     free(v->bc);
     free(v->bd);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "core/datatype.h"
+#include "mpi/coll_counts.h"
 
 struct skiff_stage {
     char *data;               /* what the algorithm reads or writes */
@@ -30,15 +31,16 @@ struct skiff_vstage {
     void *tmp;
     void *user;
     size_t *bc, *bd;          /* bytes and byte displacements per rank, in data */
-    const int *counts, *displs;
+    struct skiff_cnts counts;
+    struct skiff_dsps displs;
     int n;
     const struct skiff_type *t;
 };
 
 /* mode: 0 receive (nothing packed), 1 send (all blocks packed), 2 receive but pack block `keep`.
  * The caller has checked the counts (none negative). */
-int skiff_vstage_init(struct skiff_vstage *v, const void *buf, const int *counts, const int *displs, int n,
-                      const struct skiff_type *t, int mode, int keep);
+int skiff_vstage_init(struct skiff_vstage *v, const void *buf, struct skiff_cnts counts, struct skiff_dsps displs,
+                      int n, const struct skiff_type *t, int mode, int keep);
 void skiff_vstage_done(struct skiff_vstage *v, int unpack);
 
 #endif

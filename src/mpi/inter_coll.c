@@ -32,13 +32,14 @@ static int check_buf(const void *buf, MPI_Count count, MPI_Datatype dt, const ch
 }
 
 /* n counts and displacements (one per remote process) of dt at buf. */
-static int check_vbuf(const void *buf, int n, const int *counts, const int *displs, MPI_Datatype dt,
-                      const char *name, const char *counts_name, const char *displs_name, const struct skiff_type **t)
+static int check_vbuf(const void *buf, int n, const struct skiff_cnts *counts, const struct skiff_dsps *displs,
+                      MPI_Datatype dt, const char *name, const char *counts_name, const char *displs_name,
+                      const struct skiff_type **t)
 {
     size_t total = 0;
-    int rc = skiff_check_counts(n, counts, counts_name, &total);
+    int rc = skiff_check_cnts(n, *counts, counts_name, &total);
     if (!rc)
-        rc = skiff_check_array(n, displs, displs_name);
+        rc = skiff_check_array(n, skiff_dsps_ptr(*displs), displs_name);
     if (!rc)
         rc = check_buf(buf, 0, dt, name, t);
     return rc ? rc : skiff_check_named_buf(buf, total, *t, name);
@@ -85,15 +86,15 @@ struct staged {
     struct iside in, out;
 };
 
-static int stage(struct iside *s, const void *buf, size_t count, const int *counts, const int *displs, int n,
-                 const struct skiff_type *t, int sending)
+static int stage(struct iside *s, const void *buf, size_t count, const struct skiff_cnts *counts,
+                 const struct skiff_dsps *displs, int n, const struct skiff_type *t, int sending)
 {
     s->used = 1;
     s->is_v = counts != NULL;
     s->t = t;
     skiff_type_ref(t);
     if (s->is_v)
-        return skiff_vstage_init(&s->v, buf, counts, displs, n, t, sending ? 1 : 0, -1);
+        return skiff_vstage_init(&s->v, buf, *counts, *displs, n, t, sending ? 1 : 0, -1);
     return sending ? skiff_stage_send(&s->st, buf, count, t) : skiff_stage_recv(&s->st, (void *)buf, count, t, -1, 0);
 }
 
@@ -344,9 +345,8 @@ int skiff_mpi_inter_reduce_scatter(const void *sendbuf, void *recvbuf, MPI_Count
 }
 
 int skiff_mpi_inter_gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                           MPI_Count recvcount,
-                           const int *recvcounts, const int *displs, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                           MPI_Request *request)
+                           MPI_Count recvcount, const struct skiff_cnts *recvcounts, const struct skiff_dsps *displs,
+                           MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
@@ -376,10 +376,10 @@ int skiff_mpi_inter_gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatyp
     return finish(comm, rc, x, request, slot);
 }
 
-int skiff_mpi_inter_scatter(const void *sendbuf, MPI_Count sendcount, const int *sendcounts, const int *displs,
-                            MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-int root,
-                            MPI_Comm comm, MPI_Request *request)
+int skiff_mpi_inter_scatter(const void *sendbuf, MPI_Count sendcount, const struct skiff_cnts *sendcounts,
+                            const struct skiff_dsps *displs, MPI_Datatype sendtype, void *recvbuf,
+                            MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                            MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *t = NULL;
@@ -410,8 +410,9 @@ int root,
 }
 
 int skiff_mpi_inter_allgather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                              MPI_Count recvcount, const int *recvcounts, const int *displs, MPI_Datatype recvtype,
-                              MPI_Comm comm, MPI_Request *request)
+                              MPI_Count recvcount, const struct skiff_cnts *recvcounts,
+                              const struct skiff_dsps *displs, MPI_Datatype recvtype, MPI_Comm comm,
+                              MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *st = NULL, *rt = NULL;
@@ -437,9 +438,11 @@ int skiff_mpi_inter_allgather(const void *sendbuf, MPI_Count sendcount, MPI_Data
     return finish(comm, rc, x, request, slot);
 }
 
-int skiff_mpi_inter_alltoall(const void *sendbuf, MPI_Count sendcount, const int *sendcounts, const int *sdispls_,
-                             MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, const int *recvcounts,
-                             const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+int skiff_mpi_inter_alltoall(const void *sendbuf, MPI_Count sendcount, const struct skiff_cnts *sendcounts,
+                             const struct skiff_dsps *sdispls_, MPI_Datatype sendtype, void *recvbuf,
+                             MPI_Count recvcount, const struct skiff_cnts *recvcounts,
+                             const struct skiff_dsps *rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request)
 {
     struct skiff_comm *c = NULL;
     const struct skiff_type *st = NULL, *rt = NULL;

@@ -9,6 +9,7 @@
 
 #include "core/comm.h"
 #include "mpi.h"
+#include "mpi/coll_counts.h"
 
 static inline int skiff_comm_is_inter(MPI_Comm comm)
 {
@@ -22,21 +23,24 @@ int skiff_mpi_inter_reduce(const void *sendbuf, void *recvbuf, MPI_Count count, 
                            MPI_Comm comm, MPI_Request *request);
 int skiff_mpi_inter_allreduce(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op,
                               MPI_Comm comm, MPI_Request *request);
-/* Gather and gatherv (recvcounts NULL: recvcount each), scatter and scatterv likewise. */
+/* Gather and gatherv (recvcounts NULL: recvcount each; else the v call's arrays, an int call's or a _c
+ * call's), scatter and scatterv, allgather(v) and alltoall(v) likewise. */
 int skiff_mpi_inter_gather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                           MPI_Count recvcount,
-                           const int *recvcounts, const int *displs, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                           MPI_Request *request);
-int skiff_mpi_inter_scatter(const void *sendbuf, MPI_Count sendcount, const int *sendcounts, const int *displs,
-                            MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-int root,
-                            MPI_Comm comm, MPI_Request *request);
+                           MPI_Count recvcount, const struct skiff_cnts *recvcounts, const struct skiff_dsps *displs,
+                           MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+int skiff_mpi_inter_scatter(const void *sendbuf, MPI_Count sendcount, const struct skiff_cnts *sendcounts,
+                            const struct skiff_dsps *displs, MPI_Datatype sendtype, void *recvbuf,
+                            MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                            MPI_Request *request);
 int skiff_mpi_inter_allgather(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
-                              MPI_Count recvcount, const int *recvcounts, const int *displs, MPI_Datatype recvtype,
-                              MPI_Comm comm, MPI_Request *request);
-int skiff_mpi_inter_alltoall(const void *sendbuf, MPI_Count sendcount, const int *sendcounts, const int *sdispls,
-                             MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount, const int *recvcounts,
-                             const int *rdispls, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+                              MPI_Count recvcount, const struct skiff_cnts *recvcounts,
+                              const struct skiff_dsps *displs, MPI_Datatype recvtype, MPI_Comm comm,
+                              MPI_Request *request);
+int skiff_mpi_inter_alltoall(const void *sendbuf, MPI_Count sendcount, const struct skiff_cnts *sendcounts,
+                             const struct skiff_dsps *sdispls, MPI_Datatype sendtype, void *recvbuf,
+                             MPI_Count recvcount, const struct skiff_cnts *recvcounts,
+                             const struct skiff_dsps *rdispls, MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request);
 /* recvcounts NULL: recvcount each (MPI_Reduce_scatter_block). */
 int skiff_mpi_inter_reduce_scatter(const void *sendbuf, void *recvbuf, MPI_Count recvcount,
                                    const MPI_Count *recvcounts, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,

@@ -8,12 +8,13 @@
 #include "coll/neighbor.h"
 #include "core/request.h"
 #include "core/topo.h"
+#include "mpi/coll_counts.h"
 #include "mpi/coll_plan.h"
 #include "mpi/mpi_impl.h"
 #include "mpi/topo_make.h"
 
 /* How a side's blocks lie: one after the other (alltoall), all the same buffer (allgather's send side),
- * at displs[k] elements (the v calls), or at wdispls[k] bytes with a type each (alltoallw). */
+ * at displs[k] elements (the v calls), or at displs[k] bytes with a type each (alltoallw). */
 enum form { FOLLOW, SAME, V, W };
 
 /* One side of a call as the user gave it. */
@@ -21,8 +22,8 @@ struct side {
     enum form form;
     const void *buf;
     MPI_Count count;
-    const int *counts, *displs;
-    const MPI_Aint *wdispls;
+    struct skiff_cnts counts; /* an int call's or a _c call's (V and W) */
+    struct skiff_dsps displs; /* the same (V), always MPI_Aint (W) */
     MPI_Datatype dt;
     const MPI_Datatype *dts;
     const char *names[4]; /* buffer, counts (or count), displacements, types */
@@ -54,7 +55,7 @@ static int check_hood(MPI_Comm comm, struct hood *h)
 static int check_counts(const struct side *s, int n)
 {
     if (s->form >= V)
-        return skiff_check_counts(n, s->counts, s->names[1], NULL);
+        return skiff_check_cnts(n, s->counts, s->names[1], NULL);
     return skiff_check_count(s->count);
 }
 
@@ -71,14 +72,14 @@ static int side_blocks(const struct side *s, int n, struct block *b)
 {
     int rc = skiff_check_not_in_place(s->buf, s->names[0]);
     if (!rc && !(rc = check_counts(s, n)) && !(rc = check_types(s, n, b)) && s->form >= V)
-        rc = skiff_check_array(n, s->form == W ? (const void *)s->wdispls : (const void *)s->displs, s->names[2]);
+        rc = skiff_check_array(n, skiff_dsps_ptr(s->displs), s->names[2]);
     for (int k = 0; !rc && k < n; k++) {
         const struct skiff_type *t = b[k].t;
-        b[k].count = (size_t)(s->form >= V ? s->counts[k] : s->count);
+        b[k].count = (size_t)(s->form >= V ? skiff_cnt_at(s->counts, k) : s->count);
         if (s->form == W)
-            b[k].addr = (uintptr_t)s->buf + (uintptr_t)s->wdispls[k];
+            b[k].addr = (uintptr_t)s->buf + (uintptr_t)skiff_dsp_at(s->displs, k);
         else if (s->form == V)
-            b[k].addr = (uintptr_t)s->buf + (uintptr_t)((ptrdiff_t)s->displs[k] * t->extent);
+            b[k].addr = (uintptr_t)s->buf + (uintptr_t)((ptrdiff_t)skiff_dsp_at(s->displs, k) * t->extent);
         else
             b[k].addr = (uintptr_t)s->buf + (uintptr_t)(s->form == SAME ? 0 : (ptrdiff_t)k * s->count * t->extent);
         rc = skiff_check_named_buf(s->buf, b[k].count, t, s->names[0]);
@@ -354,26 +355,26 @@ static int persist(MPI_Comm comm, const struct side *s, const struct side *r, MP
 
 static struct side gather_send(const void *buf, MPI_Count count, MPI_Datatype dt)
 {
-    return (struct side){SAME, buf, count, NULL, NULL, NULL, dt, NULL, {"sendbuf", "sendcount", "", ""}};
+    return (struct side){SAME, buf, count, {0}, {0}, dt, NULL, {"sendbuf", "sendcount", "", ""}};
 }
 
 static struct side plain(const void *buf, MPI_Count count, MPI_Datatype dt, int send)
 {
-    return (struct side){FOLLOW, buf, count, NULL, NULL, NULL, dt, NULL,
+    return (struct side){FOLLOW, buf, count, {0}, {0}, dt, NULL,
                          {send ? "sendbuf" : "recvbuf", send ? "sendcount" : "recvcount", "", ""}};
 }
 
-static struct side vside(const void *buf, const int *counts, const int *displs, MPI_Datatype dt, int send,
-                         const char *displs_name)
+static struct side vside(const void *buf, struct skiff_cnts counts, struct skiff_dsps displs, MPI_Datatype dt,
+                         int send, const char *displs_name)
 {
-    return (struct side){V, buf, 0, counts, displs, NULL, dt, NULL,
+    return (struct side){V, buf, 0, counts, displs, dt, NULL,
                          {send ? "sendbuf" : "recvbuf", send ? "sendcounts" : "recvcounts", displs_name, ""}};
 }
 
-static struct side wside(const void *buf, const int *counts, const MPI_Aint *displs, const MPI_Datatype *dts,
+static struct side wside(const void *buf, struct skiff_cnts counts, const MPI_Aint *displs, const MPI_Datatype *dts,
                          int send)
 {
-    return (struct side){W, buf, 0, counts, NULL, displs, MPI_DATATYPE_NULL, dts,
+    return (struct side){W, buf, 0, counts, skiff_ldsps(displs), MPI_DATATYPE_NULL, dts,
                          {send ? "sendbuf" : "recvbuf", send ? "sendcounts" : "recvcounts",
                           send ? "sdispls" : "rdispls", send ? "sendtypes" : "recvtypes"}};
 }
@@ -429,30 +430,66 @@ int PMPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Dat
 }
 SKIFF_ALIAS(MPI_Ineighbor_allgather_c)
 
+/* The body of MPI_Neighbor_allgatherv (int arrays) and MPI_Neighbor_allgatherv_c (large). */
+static int neighbor_allgatherv_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                    void *recvbuf, struct skiff_cnts recvcounts, struct skiff_dsps displs,
+                                    MPI_Datatype recvtype, MPI_Comm comm)
+{
+    SKIFF_ENTER_TWIN(MPI_Neighbor_allgatherv, large);
+    SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(sendcount, sendtype));
+    struct side s = gather_send(sendbuf, sendcount, sendtype),
+                r = vside(recvbuf, recvcounts, displs, recvtype, 0, "displs");
+    return neighbor(comm, &s, &r, NULL);
+}
+
 int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    SKIFF_ENTER(MPI_Neighbor_allgatherv);
-    SKIFF_REQUIRE_INIT();
-    SKIFF_PROFILE_MSG(skiff_prof_bytes(sendcount, sendtype));
-    struct side s = gather_send(sendbuf, sendcount, sendtype), r = vside(recvbuf, recvcounts, displs, recvtype, 0,
-                                                                         "displs");
-    return neighbor(comm, &s, &r, NULL);
+    return neighbor_allgatherv_call(0, sendbuf, sendcount, sendtype, recvbuf, skiff_icnts(recvcounts),
+                                    skiff_idsps(displs), recvtype, comm);
 }
 SKIFF_ALIAS(MPI_Neighbor_allgatherv)
+
+int PMPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                               const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                               MPI_Comm comm)
+{
+    return neighbor_allgatherv_call(1, sendbuf, sendcount, sendtype, recvbuf, skiff_lcnts(recvcounts),
+                                    skiff_ldsps(displs), recvtype, comm);
+}
+SKIFF_ALIAS(MPI_Neighbor_allgatherv_c)
+
+/* The body of MPI_Ineighbor_allgatherv (int arrays) and MPI_Ineighbor_allgatherv_c (large). */
+static int ineighbor_allgatherv_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                     void *recvbuf, struct skiff_cnts recvcounts, struct skiff_dsps displs,
+                                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    SKIFF_ENTER_TWIN(MPI_Ineighbor_allgatherv, large);
+    SKIFF_REQUIRE_INIT();
+    SKIFF_PROFILE_MSG(skiff_prof_bytes(sendcount, sendtype));
+    struct side s = gather_send(sendbuf, sendcount, sendtype),
+                r = vside(recvbuf, recvcounts, displs, recvtype, 0, "displs");
+    return start(comm, &s, &r, request);
+}
 
 int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                               const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                               MPI_Request *request)
 {
-    SKIFF_ENTER(MPI_Ineighbor_allgatherv);
-    SKIFF_REQUIRE_INIT();
-    SKIFF_PROFILE_MSG(skiff_prof_bytes(sendcount, sendtype));
-    struct side s = gather_send(sendbuf, sendcount, sendtype), r = vside(recvbuf, recvcounts, displs, recvtype, 0,
-                                                                         "displs");
-    return start(comm, &s, &r, request);
+    return ineighbor_allgatherv_call(0, sendbuf, sendcount, sendtype, recvbuf, skiff_icnts(recvcounts),
+                                     skiff_idsps(displs), recvtype, comm, request);
 }
 SKIFF_ALIAS(MPI_Ineighbor_allgatherv)
+
+int PMPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Request *request)
+{
+    return ineighbor_allgatherv_call(1, sendbuf, sendcount, sendtype, recvbuf, skiff_lcnts(recvcounts),
+                                     skiff_ldsps(displs), recvtype, comm, request);
+}
+SKIFF_ALIAS(MPI_Ineighbor_allgatherv_c)
 
 /* The body of MPI_Neighbor_alltoall and MPI_Neighbor_alltoall_c. */
 static int neighbor_alltoall_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -505,54 +542,133 @@ int PMPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Data
 }
 SKIFF_ALIAS(MPI_Ineighbor_alltoall_c)
 
-int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                            void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                            MPI_Comm comm)
+/* The body of MPI_Neighbor_alltoallv (int arrays) and MPI_Neighbor_alltoallv_c (large). */
+static int neighbor_alltoallv_call(int large, const void *sendbuf, struct skiff_cnts sendcounts,
+                                   struct skiff_dsps sdispls, MPI_Datatype sendtype, void *recvbuf,
+                                   struct skiff_cnts recvcounts, struct skiff_dsps rdispls, MPI_Datatype recvtype,
+                                   MPI_Comm comm)
 {
-    SKIFF_ENTER(MPI_Neighbor_alltoallv);
+    SKIFF_ENTER_TWIN(MPI_Neighbor_alltoallv, large);
     SKIFF_REQUIRE_INIT();
     struct side s = vside(sendbuf, sendcounts, sdispls, sendtype, 1, "sdispls"),
                 r = vside(recvbuf, recvcounts, rdispls, recvtype, 0, "rdispls");
     return neighbor(comm, &s, &r, NULL);
 }
+
+int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm)
+{
+    return neighbor_alltoallv_call(0, sendbuf, skiff_icnts(sendcounts), skiff_idsps(sdispls), sendtype, recvbuf,
+                                   skiff_icnts(recvcounts), skiff_idsps(rdispls), recvtype, comm);
+}
 SKIFF_ALIAS(MPI_Neighbor_alltoallv)
 
-int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                             void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                             MPI_Comm comm, MPI_Request *request)
+int PMPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                              MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                              const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    SKIFF_ENTER(MPI_Ineighbor_alltoallv);
+    return neighbor_alltoallv_call(1, sendbuf, skiff_lcnts(sendcounts), skiff_ldsps(sdispls), sendtype, recvbuf,
+                                   skiff_lcnts(recvcounts), skiff_ldsps(rdispls), recvtype, comm);
+}
+SKIFF_ALIAS(MPI_Neighbor_alltoallv_c)
+
+/* The body of MPI_Ineighbor_alltoallv (int arrays) and MPI_Ineighbor_alltoallv_c (large). */
+static int ineighbor_alltoallv_call(int large, const void *sendbuf, struct skiff_cnts sendcounts,
+                                    struct skiff_dsps sdispls, MPI_Datatype sendtype, void *recvbuf,
+                                    struct skiff_cnts recvcounts, struct skiff_dsps rdispls, MPI_Datatype recvtype,
+                                    MPI_Comm comm, MPI_Request *request)
+{
+    SKIFF_ENTER_TWIN(MPI_Ineighbor_alltoallv, large);
     SKIFF_REQUIRE_INIT();
     struct side s = vside(sendbuf, sendcounts, sdispls, sendtype, 1, "sdispls"),
                 r = vside(recvbuf, recvcounts, rdispls, recvtype, 0, "rdispls");
     return start(comm, &s, &r, request);
 }
+
+int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                             MPI_Comm comm, MPI_Request *request)
+{
+    return ineighbor_alltoallv_call(0, sendbuf, skiff_icnts(sendcounts), skiff_idsps(sdispls), sendtype, recvbuf,
+                                    skiff_icnts(recvcounts), skiff_idsps(rdispls), recvtype, comm, request);
+}
 SKIFF_ALIAS(MPI_Ineighbor_alltoallv)
 
-int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+int PMPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                               MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                               const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    SKIFF_ENTER(MPI_Neighbor_alltoallw);
+    return ineighbor_alltoallv_call(1, sendbuf, skiff_lcnts(sendcounts), skiff_ldsps(sdispls), sendtype, recvbuf,
+                                    skiff_lcnts(recvcounts), skiff_ldsps(rdispls), recvtype, comm, request);
+}
+SKIFF_ALIAS(MPI_Ineighbor_alltoallv_c)
+
+/* The body of MPI_Neighbor_alltoallw (int counts) and MPI_Neighbor_alltoallw_c (large), both with MPI_Aint
+ * displacements. */
+static int neighbor_alltoallw_call(int large, const void *sendbuf, struct skiff_cnts sendcounts,
+                                   const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                                   struct skiff_cnts recvcounts, const MPI_Aint rdispls[],
+                                   const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    SKIFF_ENTER_TWIN(MPI_Neighbor_alltoallw, large);
     SKIFF_REQUIRE_INIT();
     struct side s = wside(sendbuf, sendcounts, sdispls, sendtypes, 1),
                 r = wside(recvbuf, recvcounts, rdispls, recvtypes, 0);
     return neighbor(comm, &s, &r, NULL);
 }
+
+int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return neighbor_alltoallw_call(0, sendbuf, skiff_icnts(sendcounts), sdispls, sendtypes, recvbuf,
+                                   skiff_icnts(recvcounts), rdispls, recvtypes, comm);
+}
 SKIFF_ALIAS(MPI_Neighbor_alltoallw)
+
+int PMPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                              const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                              const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return neighbor_alltoallw_call(1, sendbuf, skiff_lcnts(sendcounts), sdispls, sendtypes, recvbuf,
+                                   skiff_lcnts(recvcounts), rdispls, recvtypes, comm);
+}
+SKIFF_ALIAS(MPI_Neighbor_alltoallw_c)
+
+/* The body of MPI_Ineighbor_alltoallw (int counts) and MPI_Ineighbor_alltoallw_c (large), both with MPI_Aint
+ * displacements. */
+static int ineighbor_alltoallw_call(int large, const void *sendbuf, struct skiff_cnts sendcounts,
+                                    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                                    struct skiff_cnts recvcounts, const MPI_Aint rdispls[],
+                                    const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+{
+    SKIFF_ENTER_TWIN(MPI_Ineighbor_alltoallw, large);
+    SKIFF_REQUIRE_INIT();
+    struct side s = wside(sendbuf, sendcounts, sdispls, sendtypes, 1),
+                r = wside(recvbuf, recvcounts, rdispls, recvtypes, 0);
+    return start(comm, &s, &r, request);
+}
 
 int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                              const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                              const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                              MPI_Request *request)
 {
-    SKIFF_ENTER(MPI_Ineighbor_alltoallw);
-    SKIFF_REQUIRE_INIT();
-    struct side s = wside(sendbuf, sendcounts, sdispls, sendtypes, 1),
-                r = wside(recvbuf, recvcounts, rdispls, recvtypes, 0);
-    return start(comm, &s, &r, request);
+    return ineighbor_alltoallw_call(0, sendbuf, skiff_icnts(sendcounts), sdispls, sendtypes, recvbuf,
+                                    skiff_icnts(recvcounts), rdispls, recvtypes, comm, request);
 }
 SKIFF_ALIAS(MPI_Ineighbor_alltoallw)
+
+int PMPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                               const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                               MPI_Request *request)
+{
+    return ineighbor_alltoallw_call(1, sendbuf, skiff_lcnts(sendcounts), sdispls, sendtypes, recvbuf,
+                                    skiff_lcnts(recvcounts), rdispls, recvtypes, comm, request);
+}
+SKIFF_ALIAS(MPI_Ineighbor_alltoallw_c)
 
 /* The body of MPI_Neighbor_allgather_init and MPI_Neighbor_allgather_init_c. */
 static int neighbor_allgather_init_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -583,17 +699,35 @@ int PMPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI
 }
 SKIFF_ALIAS(MPI_Neighbor_allgather_init_c)
 
+/* The body of MPI_Neighbor_allgatherv_init (int arrays) and MPI_Neighbor_allgatherv_init_c (large). */
+static int neighbor_allgatherv_init_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                         void *recvbuf, struct skiff_cnts recvcounts, struct skiff_dsps displs,
+                                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SKIFF_ENTER_TWIN(MPI_Neighbor_allgatherv_init, large);
+    SKIFF_REQUIRE_INIT();
+    struct side s = gather_send(sendbuf, sendcount, sendtype),
+                r = vside(recvbuf, recvcounts, displs, recvtype, 0, "displs");
+    return persist(comm, &s, &r, info, request);
+}
+
 int PMPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                   MPI_Info info, MPI_Request *request)
 {
-    SKIFF_ENTER(MPI_Neighbor_allgatherv_init);
-    SKIFF_REQUIRE_INIT();
-    struct side s = gather_send(sendbuf, sendcount, sendtype), r = vside(recvbuf, recvcounts, displs, recvtype, 0,
-                                                                         "displs");
-    return persist(comm, &s, &r, info, request);
+    return neighbor_allgatherv_init_call(0, sendbuf, sendcount, sendtype, recvbuf, skiff_icnts(recvcounts),
+                                         skiff_idsps(displs), recvtype, comm, info, request);
 }
 SKIFF_ALIAS(MPI_Neighbor_allgatherv_init)
+
+int PMPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                                    MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return neighbor_allgatherv_init_call(1, sendbuf, sendcount, sendtype, recvbuf, skiff_lcnts(recvcounts),
+                                         skiff_ldsps(displs), recvtype, comm, info, request);
+}
+SKIFF_ALIAS(MPI_Neighbor_allgatherv_init_c)
 
 /* The body of MPI_Neighbor_alltoall_init and MPI_Neighbor_alltoall_init_c. */
 static int neighbor_alltoall_init_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -624,27 +758,69 @@ int PMPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_
 }
 SKIFF_ALIAS(MPI_Neighbor_alltoall_init_c)
 
-int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
-                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+/* The body of MPI_Neighbor_alltoallv_init (int arrays) and MPI_Neighbor_alltoallv_init_c (large). */
+static int neighbor_alltoallv_init_call(int large, const void *sendbuf, struct skiff_cnts sendcounts,
+                                        struct skiff_dsps sdispls, MPI_Datatype sendtype, void *recvbuf,
+                                        struct skiff_cnts recvcounts, struct skiff_dsps rdispls, MPI_Datatype recvtype,
+                                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
-    SKIFF_ENTER(MPI_Neighbor_alltoallv_init);
+    SKIFF_ENTER_TWIN(MPI_Neighbor_alltoallv_init, large);
     SKIFF_REQUIRE_INIT();
     struct side s = vside(sendbuf, sendcounts, sdispls, sendtype, 1, "sdispls"),
                 r = vside(recvbuf, recvcounts, rdispls, recvtype, 0, "rdispls");
     return persist(comm, &s, &r, info, request);
 }
+
+int PMPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    return neighbor_alltoallv_init_call(0, sendbuf, skiff_icnts(sendcounts), skiff_idsps(sdispls), sendtype, recvbuf,
+                                        skiff_icnts(recvcounts), skiff_idsps(rdispls), recvtype, comm, info, request);
+}
 SKIFF_ALIAS(MPI_Neighbor_alltoallv_init)
 
-int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                                 const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                                 MPI_Info info, MPI_Request *request)
+int PMPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                   MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                                   const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request)
 {
-    SKIFF_ENTER(MPI_Neighbor_alltoallw_init);
+    return neighbor_alltoallv_init_call(1, sendbuf, skiff_lcnts(sendcounts), skiff_ldsps(sdispls), sendtype, recvbuf,
+                                        skiff_lcnts(recvcounts), skiff_ldsps(rdispls), recvtype, comm, info, request);
+}
+SKIFF_ALIAS(MPI_Neighbor_alltoallv_init_c)
+
+/* The body of MPI_Neighbor_alltoallw_init (int counts) and MPI_Neighbor_alltoallw_init_c (large), both with MPI_Aint
+ * displacements. */
+static int neighbor_alltoallw_init_call(int large, const void *sendbuf, struct skiff_cnts sendcounts,
+                                        const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                                        struct skiff_cnts recvcounts, const MPI_Aint rdispls[],
+                                        const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                                        MPI_Request *request)
+{
+    SKIFF_ENTER_TWIN(MPI_Neighbor_alltoallw_init, large);
     SKIFF_REQUIRE_INIT();
     struct side s = wside(sendbuf, sendcounts, sdispls, sendtypes, 1),
                 r = wside(recvbuf, recvcounts, rdispls, recvtypes, 0);
     return persist(comm, &s, &r, info, request);
 }
+
+int PMPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                 const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request)
+{
+    return neighbor_alltoallw_init_call(0, sendbuf, skiff_icnts(sendcounts), sdispls, sendtypes, recvbuf,
+                                        skiff_icnts(recvcounts), rdispls, recvtypes, comm, info, request);
+}
 SKIFF_ALIAS(MPI_Neighbor_alltoallw_init)
+
+int PMPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                   const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                   MPI_Info info, MPI_Request *request)
+{
+    return neighbor_alltoallw_init_call(1, sendbuf, skiff_lcnts(sendcounts), sdispls, sendtypes, recvbuf,
+                                        skiff_lcnts(recvcounts), rdispls, recvtypes, comm, info, request);
+}
+SKIFF_ALIAS(MPI_Neighbor_alltoallw_init_c)

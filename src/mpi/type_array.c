@@ -7,15 +7,18 @@
 #include <stdlib.h>
 
 #include "core/type_extra.h"
+#include "mpi/coll_counts.h"
 #include "mpi/mpi_impl.h"
 
+/* Sizes, starts and global sizes are read through skiff_cnt_at (mpi/coll_counts.h): the int calls' arrays
+ * and the large-count (_c) calls' MPI_Count ones go through the same code, neither copied. */
 struct run {
-    int start, len;
+    MPI_Count start, len;
 };
 
 /* The runs one dimension contributes. */
 struct dim {
-    int nruns;
+    MPI_Count nruns;
     struct run *runs;
 };
 
@@ -27,30 +30,31 @@ static int add_dim(const struct dim *d, ptrdiff_t stride, const struct skiff_typ
     struct skiff_type_builder b;
     skiff_tb_init(&b);
     skiff_tb_add(&b, 0, 0, 0, old);
-    for (int i = 0; i < d->nruns; i++)
+    for (MPI_Count i = 0; i < d->nruns; i++)
         skiff_tb_add(&b, (ptrdiff_t)d->runs[i].start * stride, (size_t)d->runs[i].len, stride, inner);
     return skiff_tb_finish(&b, 0, out);
 }
 
 /* Bytes per index step of each dimension (strides[d]) and of the whole array (*total); MPI_ERR_ARG when they
  * do not fit an address. fortran: dimension 0 varies fastest, else the last one. */
-static int array_strides(int ndims, const int *gsizes, int fortran, ptrdiff_t extent, ptrdiff_t *strides,
+static int array_strides(int ndims, struct skiff_cnts gsizes, int fortran, ptrdiff_t extent, ptrdiff_t *strides,
                          ptrdiff_t *total)
 {
     ptrdiff_t s = extent;
     for (int k = 0; k < ndims; k++) {
         int d = fortran ? k : ndims - 1 - k;
+        MPI_Count g = skiff_cnt_at(gsizes, d);
         strides[d] = s;
-        if (__builtin_mul_overflow(s, (ptrdiff_t)gsizes[d], &s))
+        if (__builtin_mul_overflow(s, (ptrdiff_t)g, &s))
             return skiff_err(MPI_ERR_ARG, "the array's extent overflows an address-sized integer (dimension %d of "
-                                          "%d elements, %td bytes per index)", d, gsizes[d], strides[d]);
+                                          "%lld elements, %td bytes per index)", d, (long long)g, strides[d]);
     }
     *total = s;
     return MPI_SUCCESS;
 }
 
-static int build_array(int ndims, const int *gsizes, const struct dim *dims, int order, const struct skiff_type *old,
-                       struct skiff_type **out)
+static int build_array(int ndims, struct skiff_cnts gsizes, const struct dim *dims, int order,
+                       const struct skiff_type *old, struct skiff_type **out)
 {
     int fortran = order == MPI_ORDER_FORTRAN;
     ptrdiff_t *strides = malloc(sizeof *strides * (size_t)ndims), total = 0;
@@ -87,11 +91,11 @@ static int alloc_dims(int ndims, struct dim **dims)
     return *dims ? MPI_SUCCESS : skiff_err(MPI_ERR_NO_MEM, "out of memory for a %d-dimensional array type", ndims);
 }
 
-static int set_runs(struct dim *d, int n)
+static int set_runs(struct dim *d, MPI_Count n)
 {
     d->runs = malloc(sizeof *d->runs * (size_t)(n ? n : 1));
     if (!d->runs)
-        return skiff_err(MPI_ERR_NO_MEM, "out of memory for %d blocks of an array type", n);
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory for %lld blocks of an array type", (long long)n);
     d->nruns = 0;
     return MPI_SUCCESS;
 }
@@ -110,53 +114,62 @@ static int check_ndims(int ndims)
 
 /* ---- subarray */
 
-static int check_subarray_dim(int d, int size, int subsize, int start)
+static int check_subarray_dim(int d, long long size, long long subsize, long long start)
 {
     if (size <= 0)
-        return skiff_err(MPI_ERR_ARG, "invalid array_of_sizes[%d] = %d (must be > 0)", d, size);
+        return skiff_err(MPI_ERR_ARG, "invalid array_of_sizes[%d] = %lld (must be > 0)", d, size);
     if (subsize < 0 || subsize > size)
-        return skiff_err(MPI_ERR_ARG, "invalid array_of_subsizes[%d] = %d (must be 0..%d, the size)", d, subsize,
+        return skiff_err(MPI_ERR_ARG, "invalid array_of_subsizes[%d] = %lld (must be 0..%lld, the size)", d, subsize,
                          size);
     if (start < 0 || start > size - subsize)
-        return skiff_err(MPI_ERR_ARG, "invalid array_of_starts[%d] = %d (a subarray of %d from it would not fit in "
-                                      "%d elements)", d, start, subsize, size);
+        return skiff_err(MPI_ERR_ARG, "invalid array_of_starts[%d] = %lld (a subarray of %lld from it would not fit "
+                                      "in %lld elements)", d, start, subsize, size);
     return MPI_SUCCESS;
 }
 
-static int check_subarray(int ndims, const int sizes[], const int subsizes[], const int starts[], int order,
-                          MPI_Datatype oldtype, const MPI_Datatype *newtype, const struct skiff_type **old)
+/* The arguments of MPI_Type_create_subarray (int arrays) or MPI_Type_create_subarray_c (MPI_Count ones). */
+struct subarray {
+    int ndims;
+    struct skiff_cnts sizes, subsizes, starts;
+    int order;
+};
+
+static int check_subarray(const struct subarray *a, MPI_Datatype oldtype, const MPI_Datatype *newtype,
+                          const struct skiff_type **old)
 {
-    int rc;
-    if ((rc = check_ndims(ndims)) || (rc = skiff_check_array(ndims, sizes, "array_of_sizes")) ||
-        (rc = skiff_check_array(ndims, subsizes, "array_of_subsizes")) ||
-        (rc = skiff_check_array(ndims, starts, "array_of_starts")) || (rc = check_order(order)) ||
+    int rc, n = a->ndims;
+    if ((rc = check_ndims(n)) || (rc = skiff_check_array(n, skiff_cnts_ptr(a->sizes), "array_of_sizes")) ||
+        (rc = skiff_check_array(n, skiff_cnts_ptr(a->subsizes), "array_of_subsizes")) ||
+        (rc = skiff_check_array(n, skiff_cnts_ptr(a->starts), "array_of_starts")) || (rc = check_order(a->order)) ||
         (rc = skiff_check_dtype(oldtype, 0, old)) || (rc = skiff_check_ptr(newtype, "newtype")))
         return rc;
-    for (int d = 0; d < ndims; d++)
-        if ((rc = check_subarray_dim(d, sizes[d], subsizes[d], starts[d])))
+    for (int d = 0; d < n; d++)
+        if ((rc = check_subarray_dim(d, skiff_cnt_at(a->sizes, d), skiff_cnt_at(a->subsizes, d),
+                                     skiff_cnt_at(a->starts, d))))
             return rc;
     return MPI_SUCCESS;
 }
 
-static int subarray(int ndims, const int sizes[], const int subsizes[], const int starts[], int order,
-                    const struct skiff_type *old, struct skiff_type **out)
+static int subarray(const struct subarray *a, const struct skiff_type *old, struct skiff_type **out)
 {
     struct dim *dims = NULL;
-    int rc = alloc_dims(ndims, &dims);
+    int rc = alloc_dims(a->ndims, &dims), ndims = a->ndims;
     for (int d = 0; !rc && d < ndims; d++)
-        if (!(rc = set_runs(&dims[d], 1)) && subsizes[d] > 0)
-            dims[d].runs[dims[d].nruns++] = (struct run){starts[d], subsizes[d]};
+        if (!(rc = set_runs(&dims[d], 1)) && skiff_cnt_at(a->subsizes, d) > 0)
+            dims[d].runs[dims[d].nruns++] = (struct run){skiff_cnt_at(a->starts, d), skiff_cnt_at(a->subsizes, d)};
     if (!rc)
-        rc = build_array(ndims, sizes, dims, order, old, out);
+        rc = build_array(ndims, a->sizes, dims, a->order, old, out);
     if (dims)
         free_dims(dims, ndims);
     return rc;
 }
 
-/* The new type remembers the call's arguments for MPI_Type_get_contents. */
-static int publish(struct skiff_type *t, const struct skiff_type_record *r, MPI_Datatype *newtype)
+/* The new type remembers the call's arguments for MPI_Type_get_contents (and the nl lcounts of a _c call,
+ * which only the _c decoders give back). */
+static int publish(struct skiff_type *t, const struct skiff_type_record *r, const MPI_Count *lcounts, int nl,
+                   MPI_Datatype *newtype)
 {
-    int rc = skiff_type_record(t, r);
+    int rc = skiff_type_record_large(t, r, lcounts, nl);
     if (rc) {
         skiff_type_free(t);
         return skiff_fail_world(rc);
@@ -165,36 +178,75 @@ static int publish(struct skiff_type *t, const struct skiff_type_record *r, MPI_
     return MPI_SUCCESS;
 }
 
-int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
-                              const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
+/* The body of MPI_Type_create_subarray and MPI_Type_create_subarray_c (large: a's arrays are MPI_Count; the
+ * record then holds ndims and order as integers and the three arrays as large counts, MPI-4.1 5.1.13). */
+static int create_subarray(int large, const struct subarray *a, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     const struct skiff_type *old = NULL;
     struct skiff_type *t = NULL;
-    SKIFF_ENTER(MPI_Type_create_subarray);
-    int rc = check_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype, newtype, &old);
-    if (rc || (rc = subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, old, &t)))
+    SKIFF_ENTER_TWIN(MPI_Type_create_subarray, large);
+    int rc = check_subarray(a, oldtype, newtype, &old);
+    if (rc || (rc = subarray(a, old, &t)))
         return skiff_fail_world(rc);
-    struct skiff_type_record r = {MPI_COMBINER_SUBARRAY,
-                                  {{&ndims, 1}, {array_of_sizes, ndims}, {array_of_subsizes, ndims},
-                                   {array_of_starts, ndims}, {&order, 1}},
-                                  NULL, 0, &oldtype, 1};
-    return publish(t, &r, newtype);
+    int n = a->ndims;
+    if (!large) {
+        struct skiff_type_record r = {MPI_COMBINER_SUBARRAY,
+                                      {{&a->ndims, 1}, {a->sizes.i, n}, {a->subsizes.i, n}, {a->starts.i, n},
+                                       {&a->order, 1}},
+                                      NULL, 0, &oldtype, 1};
+        return publish(t, &r, NULL, 0, newtype);
+    }
+    MPI_Count *l = malloc(sizeof *l * 3 * (size_t)n);
+    if (!l) {
+        skiff_type_free(t);
+        return skiff_fail_world(skiff_err(MPI_ERR_NO_MEM, "out of memory recording how a datatype was made"));
+    }
+    for (int d = 0; d < n; d++) {
+        l[d] = a->sizes.l[d];
+        l[n + d] = a->subsizes.l[d];
+        l[2 * n + d] = a->starts.l[d];
+    }
+    struct skiff_type_record r = {MPI_COMBINER_SUBARRAY, {{&a->ndims, 1}, {&a->order, 1}}, NULL, 0, &oldtype, 1};
+    rc = publish(t, &r, l, 3 * n, newtype);
+    free(l);
+    return rc;
+}
+
+int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                              const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    struct subarray a = {ndims, skiff_icnts(array_of_sizes), skiff_icnts(array_of_subsizes),
+                         skiff_icnts(array_of_starts), order};
+    return create_subarray(0, &a, oldtype, newtype);
 }
 SKIFF_ALIAS(MPI_Type_create_subarray)
 
+int PMPI_Type_create_subarray_c(int ndims, const MPI_Count array_of_sizes[], const MPI_Count array_of_subsizes[],
+                                const MPI_Count array_of_starts[], int order, MPI_Datatype oldtype,
+                                MPI_Datatype *newtype)
+{
+    struct subarray a = {ndims, skiff_lcnts(array_of_sizes), skiff_lcnts(array_of_subsizes),
+                         skiff_lcnts(array_of_starts), order};
+    return create_subarray(1, &a, oldtype, newtype);
+}
+SKIFF_ALIAS(MPI_Type_create_subarray_c)
+
 /* ---- darray */
 
+/* gsizes: an int call's or (MPI_Type_create_darray_c) MPI_Count ones. */
 struct darray {
     int size, rank, ndims;
-    const int *gsizes, *distribs, *dargs, *psizes;
+    struct skiff_cnts gsizes;
+    const int *distribs, *dargs, *psizes;
     int order;
 };
 
 static int check_darray_dim(const struct darray *a, int d)
 {
-    int g = a->gsizes[d], dist = a->distribs[d], darg = a->dargs[d], p = a->psizes[d];
+    long long g = skiff_cnt_at(a->gsizes, d);
+    int dist = a->distribs[d], darg = a->dargs[d], p = a->psizes[d];
     if (g <= 0)
-        return skiff_err(MPI_ERR_ARG, "invalid array_of_gsizes[%d] = %d (must be > 0)", d, g);
+        return skiff_err(MPI_ERR_ARG, "invalid array_of_gsizes[%d] = %lld (must be > 0)", d, g);
     if (p <= 0)
         return skiff_err(MPI_ERR_ARG, "invalid array_of_psizes[%d] = %d (must be > 0)", d, p);
     if (dist != MPI_DISTRIBUTE_BLOCK && dist != MPI_DISTRIBUTE_CYCLIC && dist != MPI_DISTRIBUTE_NONE)
@@ -207,7 +259,7 @@ static int check_darray_dim(const struct darray *a, int d)
         return skiff_err(MPI_ERR_ARG, "array_of_psizes[%d] = %d, but a dimension distributed MPI_DISTRIBUTE_NONE "
                                       "must have 1 process", d, p);
     if (dist == MPI_DISTRIBUTE_BLOCK && darg != MPI_DISTRIBUTE_DFLT_DARG && (long long)darg * p < g)
-        return skiff_err(MPI_ERR_ARG, "array_of_dargs[%d] = %d: %d blocks of it cannot hold the dimension's %d "
+        return skiff_err(MPI_ERR_ARG, "array_of_dargs[%d] = %d: %d blocks of it cannot hold the dimension's %lld "
                                       "elements", d, darg, p, g);
     return MPI_SUCCESS;
 }
@@ -215,7 +267,7 @@ static int check_darray_dim(const struct darray *a, int d)
 static int check_darray_arrays(const struct darray *a)
 {
     int rc;
-    if ((rc = skiff_check_array(a->ndims, a->gsizes, "array_of_gsizes")) ||
+    if ((rc = skiff_check_array(a->ndims, skiff_cnts_ptr(a->gsizes), "array_of_gsizes")) ||
         (rc = skiff_check_array(a->ndims, a->distribs, "array_of_distribs")) ||
         (rc = skiff_check_array(a->ndims, a->dargs, "array_of_dargs")) ||
         (rc = skiff_check_array(a->ndims, a->psizes, "array_of_psizes")))
@@ -249,7 +301,7 @@ static int check_darray(const struct darray *a, MPI_Datatype oldtype, const MPI_
 }
 
 /* The indices of a dimension of g elements that process coordinate c of p holds. */
-static int distribute(struct dim *d, int dist, int darg, int g, int c, int p)
+static int distribute(struct dim *d, int dist, int darg, MPI_Count g, int c, int p)
 {
     int rc;
     if (dist == MPI_DISTRIBUTE_NONE) {
@@ -261,15 +313,15 @@ static int distribute(struct dim *d, int dist, int darg, int g, int c, int p)
         long long blk = darg == MPI_DISTRIBUTE_DFLT_DARG ? ((long long)g + p - 1) / p : darg;
         long long start = blk * c, len = g - start < blk ? g - start : blk;
         if (!(rc = set_runs(d, 1)) && len > 0)
-            d->runs[d->nruns++] = (struct run){(int)start, (int)len};
+            d->runs[d->nruns++] = (struct run){start, len};
         return rc;
     }
     long long blk = darg == MPI_DISTRIBUTE_DFLT_DARG ? 1 : darg, step = blk * p, first = blk * c;
     long long n = first < g ? (g - first + step - 1) / step : 0;
-    if ((rc = set_runs(d, (int)n)))
+    if ((rc = set_runs(d, n)))
         return rc;
     for (long long s = first; s < g; s += step)
-        d->runs[d->nruns++] = (struct run){(int)s, (int)(g - s < blk ? g - s : blk)};
+        d->runs[d->nruns++] = (struct run){s, g - s < blk ? g - s : blk};
     return MPI_SUCCESS;
 }
 
@@ -282,7 +334,7 @@ static int darray(const struct darray *a, const struct skiff_type *old, struct s
         procs /= a->psizes[d];
         int c = rest / procs;
         rest %= procs;
-        rc = distribute(&dims[d], a->distribs[d], a->dargs[d], a->gsizes[d], c, a->psizes[d]);
+        rc = distribute(&dims[d], a->distribs[d], a->dargs[d], skiff_cnt_at(a->gsizes, d), c, a->psizes[d]);
     }
     if (!rc)
         rc = build_array(a->ndims, a->gsizes, dims, a->order, old, out);
@@ -291,23 +343,40 @@ static int darray(const struct darray *a, const struct skiff_type *old, struct s
     return rc;
 }
 
+/* The body of MPI_Type_create_darray and MPI_Type_create_darray_c (large: the gsizes are MPI_Count, and the
+ * record holds them as large counts, the rest as integers, MPI-4.1 5.1.13). */
+static int create_darray(int large, const struct darray *a, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    const struct skiff_type *old = NULL;
+    struct skiff_type *t = NULL;
+    SKIFF_ENTER_TWIN(MPI_Type_create_darray, large);
+    int rc = check_darray(a, oldtype, newtype, &old);
+    if (rc || (rc = darray(a, old, &t)))
+        return skiff_fail_world(rc);
+    const int head[3] = {a->size, a->rank, a->ndims}, n = a->ndims;
+    struct skiff_type_record r = {MPI_COMBINER_DARRAY,
+                                  {{head, 3}, {a->gsizes.i, large ? 0 : n}, {a->distribs, n}, {a->dargs, n},
+                                   {a->psizes, n}, {&a->order, 1}},
+                                  NULL, 0, &oldtype, 1};
+    return publish(t, &r, a->gsizes.l, large ? n : 0, newtype);
+}
+
 int PMPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[],
                             const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype,
                             MPI_Datatype *newtype)
 {
-    const struct skiff_type *old = NULL;
-    struct skiff_type *t = NULL;
-    SKIFF_ENTER(MPI_Type_create_darray);
-    struct darray a = {size,         rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
-                       array_of_psizes, order};
-    int rc = check_darray(&a, oldtype, newtype, &old);
-    if (rc || (rc = darray(&a, old, &t)))
-        return skiff_fail_world(rc);
-    const int head[3] = {size, rank, ndims};
-    struct skiff_type_record r = {MPI_COMBINER_DARRAY,
-                                  {{head, 3}, {array_of_gsizes, ndims}, {array_of_distribs, ndims},
-                                   {array_of_dargs, ndims}, {array_of_psizes, ndims}, {&order, 1}},
-                                  NULL, 0, &oldtype, 1};
-    return publish(t, &r, newtype);
+    struct darray a = {
+        size, rank, ndims, skiff_icnts(array_of_gsizes), array_of_distribs, array_of_dargs, array_of_psizes, order};
+    return create_darray(0, &a, oldtype, newtype);
 }
 SKIFF_ALIAS(MPI_Type_create_darray)
+
+int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count array_of_gsizes[],
+                              const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[],
+                              int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    struct darray a = {
+        size, rank, ndims, skiff_lcnts(array_of_gsizes), array_of_distribs, array_of_dargs, array_of_psizes, order};
+    return create_darray(1, &a, oldtype, newtype);
+}
+SKIFF_ALIAS(MPI_Type_create_darray_c)

@@ -1,5 +1,8 @@
 # The MPI-4 large-count (_c) calls: with small counts against their int forms at several process counts.
 skiff_mpi_test(large_count large_count.c "1;2;3;4")
+# The v and w collectives' _c forms (blocking, nonblocking, persistent, neighbourhood, intercommunicator),
+# with displacements beyond INT_MAX, and Type_create_subarray_c/darray_c, against their int forms.
+skiff_mpi_test(large_count_v large_count_v.c "1;2;3;4")
 # More than 2^31 bytes by Send_c/Recv_c, Bcast_c, Allreduce_c and a derived type larger than INT_MAX, on
 # shared memory and tcp. Needs up to 2 x 2.002 GiB per rank (about 8 GiB at np 2); skips itself (passing)
 # with less than 9 GiB available. Label "large"; one at a time (RUN_SERIAL): ctest -L large.

@@ -104,6 +104,85 @@ static int ireduce_scatter_c_null(struct bad_ctx *x)
     return MPI_Ireduce_scatter_c(x->ibuf, x->ibuf2, NULL, MPI_INT, MPI_SUM, x->comm, &x->req);
 }
 
+static int gatherv_c_counts(struct bad_ctx *x)
+{
+    MPI_Count counts[64];
+    MPI_Aint displs[64];
+    for (int i = 0; i < x->size; i++) {
+        counts[i] = i == x->size - 1 ? NEG : 0;
+        displs[i] = 0;
+    }
+    /* each rank its own root: the root's checks fail everywhere before anything moves */
+    return MPI_Gatherv_c(x->ibuf, 0, MPI_INT, x->ibuf2, counts, displs, MPI_INT, x->rank, x->comm);
+}
+
+static int iscatterv_c_displs(struct bad_ctx *x)
+{
+    MPI_Count counts[64] = {0};
+    return MPI_Iscatterv_c(x->ibuf, counts, NULL, MPI_INT, x->ibuf2, 0, MPI_INT, x->rank, x->comm, &x->req);
+}
+
+static int allgatherv_init_c_counts(struct bad_ctx *x)
+{
+    MPI_Count counts[64];
+    MPI_Aint displs[64] = {0};
+    for (int i = 0; i < x->size; i++)
+        counts[i] = i ? 1 : NEG;
+    return MPI_Allgatherv_init_c(x->ibuf, 1, MPI_INT, x->ibuf2, counts, displs, MPI_INT, x->comm, MPI_INFO_NULL,
+                                 &x->req);
+}
+
+static int alltoallv_c_sdispls(struct bad_ctx *x)
+{
+    MPI_Count counts[64] = {0};
+    MPI_Aint displs[64] = {0};
+    return MPI_Alltoallv_c(x->ibuf, counts, NULL, MPI_INT, x->ibuf2, counts, displs, MPI_INT, x->comm);
+}
+
+static int ialltoallw_c_counts(struct bad_ctx *x)
+{
+    MPI_Count counts[64];
+    MPI_Aint displs[64] = {0};
+    MPI_Datatype types[64];
+    for (int i = 0; i < x->size; i++) {
+        counts[i] = i == x->size - 1 ? NEG : 0;
+        types[i] = MPI_INT;
+    }
+    return MPI_Ialltoallw_c(x->ibuf, counts, displs, types, x->ibuf2, counts, displs, types, x->comm, &x->req);
+}
+
+static int neighbor_alltoallv_c_topo(struct bad_ctx *x)
+{
+    MPI_Count counts[2] = {1, 1};
+    MPI_Aint displs[2] = {0, 1};
+    return MPI_Neighbor_alltoallv_c(x->ibuf, counts, displs, MPI_INT, x->ibuf2, counts, displs, MPI_INT, x->comm);
+}
+
+static int neighbor_allgatherv_init_c_topo(struct bad_ctx *x)
+{
+    MPI_Count counts[2] = {1, 1};
+    MPI_Aint displs[2] = {0, 1};
+    return MPI_Neighbor_allgatherv_init_c(x->ibuf, 1, MPI_INT, x->ibuf2, counts, displs, MPI_INT, x->comm,
+                                          MPI_INFO_NULL, &x->req);
+}
+
+static int type_create_subarray_c_start(struct bad_ctx *x)
+{
+    (void)x;
+    MPI_Datatype t;
+    const MPI_Count sizes[1] = {8589934593LL}, subsizes[1] = {4}, starts[1] = {8589934592LL};
+    return MPI_Type_create_subarray_c(1, sizes, subsizes, starts, MPI_ORDER_C, MPI_BYTE, &t);
+}
+
+static int type_create_darray_c_gsize(struct bad_ctx *x)
+{
+    MPI_Datatype t;
+    const MPI_Count gsizes[1] = {NEG};
+    const int distribs[1] = {MPI_DISTRIBUTE_BLOCK}, dargs[1] = {MPI_DISTRIBUTE_DFLT_DARG}, psizes[1] = {1};
+    (void)x;
+    return MPI_Type_create_darray_c(1, 0, 1, gsizes, distribs, dargs, psizes, MPI_ORDER_C, MPI_INT, &t);
+}
+
 static int op_create_c_null(struct bad_ctx *x)
 {
     (void)x;
@@ -172,6 +251,21 @@ const struct bad_case bad_large[] = {
     {"reduce_scatter_c_counts", "MPI_Reduce_scatter_c", MPI_ERR_COUNT, "invalid recvcounts[0] = -8589934592",
      reduce_scatter_c_counts},
     {"ireduce_scatter_c_null", "MPI_Ireduce_scatter_c", MPI_ERR_ARG, "recvcounts is NULL", ireduce_scatter_c_null},
+    {"gatherv_c_counts", "MPI_Gatherv_c", MPI_ERR_COUNT, "= -8589934592 (must be >= 0)", gatherv_c_counts},
+    {"iscatterv_c_displs", "MPI_Iscatterv_c", MPI_ERR_ARG, "displs is NULL", iscatterv_c_displs},
+    {"allgatherv_init_c_counts", "MPI_Allgatherv_init_c", MPI_ERR_COUNT, "invalid recvcounts[0] = -8589934592",
+     allgatherv_init_c_counts},
+    {"alltoallv_c_sdispls", "MPI_Alltoallv_c", MPI_ERR_ARG, "sdispls is NULL", alltoallv_c_sdispls},
+    {"ialltoallw_c_counts", "MPI_Ialltoallw_c", MPI_ERR_COUNT, "= -8589934592 (must be >= 0)", ialltoallw_c_counts},
+    {"neighbor_alltoallv_c_topo", "MPI_Neighbor_alltoallv_c", MPI_ERR_TOPOLOGY, "no topology",
+     neighbor_alltoallv_c_topo},
+    {"neighbor_allgatherv_init_c_topo", "MPI_Neighbor_allgatherv_init_c", MPI_ERR_TOPOLOGY, "no topology",
+     neighbor_allgatherv_init_c_topo},
+    {"type_create_subarray_c_start", "MPI_Type_create_subarray_c", MPI_ERR_ARG,
+     "invalid array_of_starts[0] = 8589934592 (a subarray of 4 from it would not fit in 8589934593 elements)",
+     type_create_subarray_c_start},
+    {"type_create_darray_c_gsize", "MPI_Type_create_darray_c", MPI_ERR_ARG, "invalid array_of_gsizes[0] = -8589934592",
+     type_create_darray_c_gsize},
     {"op_create_c_null", "MPI_Op_create_c", MPI_ERR_ARG, "user_fn is NULL", op_create_c_null},
     {"pack_c_count", "MPI_Pack_c", MPI_ERR_COUNT, "invalid count -8589934592", pack_c_count},
     {"pack_c_position", "MPI_Pack_c", MPI_ERR_ARG, "position 1099511627776 is outside the 64-byte outbuf",

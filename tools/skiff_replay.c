@@ -188,8 +188,10 @@ static int do_sweep(const struct rp_trace *t, const struct rp_loggp base[2], con
             fprintf(f, "%.6g %.9f %.9f\n", v * 1e6, pred[0], pred[1]);
         else
             fprintf(f, "%.6g %.6g %.9f %.9f\n", v * 1e9, 1e-6 / v, pred[0], pred[1]);
-        if (!quiet)
-            printf("%12.4g %12s %16.6f %16.6f\n", lat ? v * 1e6 : v * 1e9, lat ? "" : "", pred[0], pred[1]);
+        if (!quiet && lat)
+            printf("%12.4g %12s %16.6f %16.6f\n", v * 1e6, "", pred[0], pred[1]);
+        else if (!quiet)
+            printf("%12.4g %12.4g %16.6f %16.6f\n", v * 1e9, 1e-6 / v, pred[0], pred[1]);
     }
     fclose(f);
     snprintf(path, sizeof path, "%s.gp", prefix);
@@ -207,7 +209,7 @@ static int do_sweep(const struct rp_trace *t, const struct rp_loggp base[2], con
     fprintf(f,
             "plot '%s.dat' using %d:%d with linespoints title 'within a node varied', \\\n"
             "     '%s.dat' using %d:%d with linespoints title 'between nodes varied', \\\n"
-            "     %.9f with lines dashtype 2 title 'recorded'\n",
+            "     %.9f with lines dashtype 2 title 'recorded where traced'\n",
             prefix, x, c0, prefix, x, c0 + 1, t->recorded);
     fclose(f);
     char cmd[9000];

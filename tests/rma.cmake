@@ -3,3 +3,8 @@ include_guard(GLOBAL) # once, whatever includes it
 # also passes with MPICH 4.0 and Open MPI 4.1.
 skiff_mpi_test(rma_fence            rma_fence.c            "1;2;3;4")
 skiff_mpi_test(rma_acc              rma_acc.c              "1;2;3;4")
+skiff_mpi_test(rma_win              rma_win.c              "1;2;3;4")
+skiff_mpi_test(rma_lock             rma_lock.c             "1;2;3;4")
+# Randomized traffic checked against a model every rank keeps, with checksums; two seeds.
+skiff_mpi_test(rma_random           rma_random.c           "1;2;3;4")
+skiff_mpi_test(rma_random_seed7     rma_random.c           "3;4"               ARGS 7)

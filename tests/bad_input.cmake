@@ -11,7 +11,7 @@ foreach(np 1 2 3)
   set_tests_properties(bad_input_return_np${np} PROPERTIES TIMEOUT 90 PROCESSORS ${np} LABELS "mpi;errors"
     PASS_REGULAR_EXPRESSION "OK bad_input" FAIL_REGULAR_EXPRESSION "FAIL \\[rank")
 endforeach()
-foreach(table p2p coll comm dtype misc topo req large)
+foreach(table p2p coll comm dtype misc topo req large rma)
   add_test(NAME bad_input_fatal_${table}
     COMMAND sh ${SKIFF_TEST_SRC}/bad_input/fatal.sh ${SKIFF_MPIEXEC} $<TARGET_FILE:mpitest_bad_input> ${table})
   set_tests_properties(bad_input_fatal_${table} PROPERTIES TIMEOUT 300 LABELS "mpi;errors;fatal")

@@ -55,6 +55,6 @@ MPI_Datatype bad_uncommitted_type(void);
 
 /* The tables, each ended by a row whose name is NULL. */
 extern const struct bad_case bad_p2p[], bad_coll[], bad_comm[], bad_dtype[], bad_misc[],
-    bad_topo[], bad_req[], bad_large[];
+    bad_topo[], bad_req[], bad_large[], bad_rma[];
 
 #endif

@@ -11,7 +11,7 @@ static const struct {
     const struct bad_case *rows;
 } tables[] = {
     {"p2p", bad_p2p}, {"coll", bad_coll}, {"comm", bad_comm}, {"dtype", bad_dtype}, {"misc", bad_misc},
-    {"topo", bad_topo}, {"req", bad_req}, {"large", bad_large},
+    {"topo", bad_topo}, {"req", bad_req}, {"large", bad_large}, {"rma", bad_rma},
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 

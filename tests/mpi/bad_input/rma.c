@@ -1,0 +1,285 @@
+/* bad_input rows: one-sided communication (see bad_input.h). A window's errors go to its own handler, so
+ * the rows give each window the handler of the communicator under test (MPI_ERRORS_RETURN or
+ * MPI_ERRORS_ARE_FATAL); errors of the creating calls go to the communicator's. */
+#include "bad_input.h"
+
+/* A window of 16 bytes (4 ints, disp_unit 4) on x->comm with x->comm's error handler; fence: an
+ * access epoch opened. */
+static MPI_Win win_of(struct bad_ctx *x, int fence)
+{
+    MPI_Win w = MPI_WIN_NULL;
+    MPI_Errhandler eh;
+    MPI_Win_create(x->ibuf, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, x->comm, &w);
+    MPI_Comm_get_errhandler(x->comm, &eh);
+    MPI_Win_set_errhandler(w, eh);
+    MPI_Errhandler_free(&eh);
+    if (fence)
+        MPI_Win_fence(0, w);
+    return w;
+}
+
+static int done(MPI_Win w, int rc)
+{
+    MPI_Win_free(&w);
+    return rc;
+}
+
+static int win_create_size(struct bad_ctx *x)
+{
+    MPI_Win w;
+    return MPI_Win_create(x->ibuf, -3, 1, MPI_INFO_NULL, x->comm, &w);
+}
+
+static int win_create_disp_unit(struct bad_ctx *x)
+{
+    MPI_Win w;
+    return MPI_Win_create(x->ibuf, 16, 0, MPI_INFO_NULL, x->comm, &w);
+}
+
+static int win_allocate_baseptr(struct bad_ctx *x)
+{
+    MPI_Win w;
+    return MPI_Win_allocate(16, 1, MPI_INFO_NULL, x->comm, NULL, &w);
+}
+
+static int win_allocate_shared_comm(struct bad_ctx *x)
+{
+    MPI_Win w;
+    void *base;
+    (void)x;
+    return MPI_Win_allocate_shared(16, 1, MPI_INFO_NULL, MPI_COMM_NULL, &base, &w);
+}
+
+static int win_free_null(struct bad_ctx *x)
+{
+    MPI_Win w = MPI_WIN_NULL;
+    (void)x;
+    return MPI_Win_free(&w);
+}
+
+static int win_shared_query_flavor(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    MPI_Aint size;
+    int unit;
+    void *base;
+    return done(w, MPI_Win_shared_query(w, 0, &size, &unit, &base));
+}
+
+static int win_get_attr_flag(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    void *v;
+    return done(w, MPI_Win_get_attr(w, MPI_WIN_SIZE, &v, NULL));
+}
+
+static int win_set_attr_predefined(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_set_attr(w, MPI_WIN_BASE, x->ibuf));
+}
+
+static int win_set_name_null(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_set_name(w, NULL));
+}
+
+static int put_rank(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 1);
+    return done(w, MPI_Put(x->ibuf2, 1, MPI_INT, 99, 0, 1, MPI_INT, w));
+}
+
+static int put_count(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 1);
+    return done(w, MPI_Put(x->ibuf2, -3, MPI_INT, 0, 0, 1, MPI_INT, w));
+}
+
+static int put_disp(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 1);
+    return done(w, MPI_Put(x->ibuf2, 1, MPI_INT, 0, -7, 1, MPI_INT, w));
+}
+
+static int put_range(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 1);
+    return done(w, MPI_Put(x->ibuf2, 2, MPI_INT, 0, 3, 2, MPI_INT, w));
+}
+
+static int put_no_epoch(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Put(x->ibuf2, 1, MPI_INT, 0, 0, 1, MPI_INT, w));
+}
+
+static int put_signature(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 1);
+    return done(w, MPI_Put(x->ibuf2, 3, MPI_INT, 0, 0, 1, MPI_INT, w));
+}
+
+static int put_uncommitted(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 1);
+    MPI_Datatype t = bad_uncommitted_type();
+    int rc = MPI_Put(x->ibuf2, 1, MPI_INT, 0, 0, 1, t, w);
+    MPI_Type_free(&t);
+    return done(w, rc);
+}
+
+static int get_win_null(struct bad_ctx *x)
+{
+    return MPI_Get(x->ibuf2, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_WIN_NULL);
+}
+
+static void sum_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)in;
+    (void)inout;
+    (void)len;
+    (void)dt;
+}
+
+static int acc_user_op(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 1);
+    MPI_Op op;
+    MPI_Op_create(sum_fn, 1, &op);
+    int rc = MPI_Accumulate(x->ibuf2, 1, MPI_INT, 0, 0, 1, MPI_INT, op, w);
+    MPI_Op_free(&op);
+    return done(w, rc);
+}
+
+static int acc_op_type(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 1);
+    return done(w, MPI_Accumulate(x->dbuf, 1, MPI_DOUBLE, 0, 0, 1, MPI_DOUBLE, MPI_BAND, w));
+}
+
+static int acc_mixed_types(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 1);
+    return done(w, MPI_Accumulate(x->ibuf2, 1, MPI_INT, 0, 0, 1, MPI_FLOAT, MPI_SUM, w));
+}
+
+static int get_acc_result_count(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 1);
+    return done(w, MPI_Get_accumulate(x->ibuf2, 1, MPI_INT, x->ibuf2 + 8, -4, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM,
+                                      w));
+}
+
+static int fetch_and_op_rank(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 1);
+    return done(w, MPI_Fetch_and_op(x->ibuf2, x->ibuf2 + 1, MPI_INT, -9, 0, MPI_SUM, w));
+}
+
+static int cas_derived(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 1);
+    MPI_Datatype t;
+    MPI_Type_contiguous(1, MPI_INT, &t);
+    MPI_Type_commit(&t);
+    int rc = MPI_Compare_and_swap(x->ibuf2, x->ibuf2 + 1, x->ibuf2 + 2, t, 0, 0, w);
+    MPI_Type_free(&t);
+    return done(w, rc);
+}
+
+static int fence_assert(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_fence(3, w));
+}
+
+static int lock_type(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_lock(7, 0, 0, w));
+}
+
+static int lock_assert(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_lock(MPI_LOCK_SHARED, 0, MPI_MODE_NOPUT, w));
+}
+
+static int unlock_not_locked(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_unlock(0, w));
+}
+
+static int unlock_all_not_locked(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_unlock_all(w));
+}
+
+static int flush_rank(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_flush(99, w));
+}
+
+static int flush_not_locked(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_flush(0, w));
+}
+
+static int win_set_errhandler_comm(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_set_errhandler(w, MPI_ERRHANDLER_NULL));
+}
+
+static int win_free_keyval_predefined(struct bad_ctx *x)
+{
+    int k = MPI_WIN_MODEL;
+    (void)x;
+    return MPI_Win_free_keyval(&k);
+}
+
+const struct bad_case bad_rma[] = {
+    {"win_create_size", "MPI_Win_create", MPI_ERR_SIZE, "size -3", win_create_size},
+    {"win_create_disp_unit", "MPI_Win_create", MPI_ERR_DISP, "disp_unit 0", win_create_disp_unit},
+    {"win_allocate_baseptr", "MPI_Win_allocate", MPI_ERR_ARG, "baseptr is NULL", win_allocate_baseptr},
+    {"win_allocate_shared_comm", "MPI_Win_allocate_shared", MPI_ERR_COMM, "MPI_COMM_NULL",
+     win_allocate_shared_comm},
+    {"win_free_null", "MPI_Win_free", MPI_ERR_WIN, "MPI_WIN_NULL", win_free_null},
+    {"win_shared_query_flavor", "MPI_Win_shared_query", MPI_ERR_RMA_FLAVOR, "MPI_Win_allocate_shared",
+     win_shared_query_flavor},
+    {"win_get_attr_flag", "MPI_Win_get_attr", MPI_ERR_ARG, "flag is NULL", win_get_attr_flag},
+    {"win_set_attr_predefined", "MPI_Win_set_attr", MPI_ERR_KEYVAL, "keyval 601", win_set_attr_predefined},
+    {"win_set_name_null", "MPI_Win_set_name", MPI_ERR_ARG, "win_name is NULL", win_set_name_null},
+    {"win_set_errhandler_null", "MPI_Win_set_errhandler", MPI_ERR_ERRHANDLER, "MPI_ERRHANDLER_NULL",
+     win_set_errhandler_comm},
+    {"win_free_keyval_predefined", "MPI_Win_free_keyval", MPI_ERR_KEYVAL, "keyval 605",
+     win_free_keyval_predefined},
+    {"put_rank", "MPI_Put", MPI_ERR_RANK, "rank 99", put_rank},
+    {"put_count", "MPI_Put", MPI_ERR_COUNT, "count -3", put_count},
+    {"put_disp", "MPI_Put", MPI_ERR_DISP, "target_disp -7", put_disp},
+    {"put_range", "MPI_Put", MPI_ERR_RMA_RANGE, "window of 16 bytes", put_range},
+    {"put_no_epoch", "MPI_Put", MPI_ERR_RMA_SYNC, "no access epoch to rank 0", put_no_epoch},
+    {"put_signature", "MPI_Put", MPI_ERR_TYPE, "12 bytes", put_signature},
+    {"put_uncommitted", "MPI_Put", MPI_ERR_TYPE, "not committed", put_uncommitted},
+    {"get_win_null", "MPI_Get", MPI_ERR_WIN, "MPI_WIN_NULL", get_win_null},
+    {"acc_user_op", "MPI_Accumulate", MPI_ERR_OP, "predefined ops only", acc_user_op},
+    {"acc_op_type", "MPI_Accumulate", MPI_ERR_OP, "MPI_BAND", acc_op_type},
+    {"acc_mixed_types", "MPI_Accumulate", MPI_ERR_TYPE, "same basic type", acc_mixed_types},
+    {"get_acc_result_count", "MPI_Get_accumulate", MPI_ERR_COUNT, "count -4", get_acc_result_count},
+    {"fetch_and_op_rank", "MPI_Fetch_and_op", MPI_ERR_RANK, "rank -9", fetch_and_op_rank},
+    {"cas_derived", "MPI_Compare_and_swap", MPI_ERR_TYPE, "predefined datatype", cas_derived},
+    {"fence_assert", "MPI_Win_fence", MPI_ERR_ASSERT, "assert 3", fence_assert},
+    {"lock_type", "MPI_Win_lock", MPI_ERR_LOCKTYPE, "lock_type 7", lock_type},
+    {"lock_assert", "MPI_Win_lock", MPI_ERR_ASSERT, "assert 4096", lock_assert},
+    {"unlock_not_locked", "MPI_Win_unlock", MPI_ERR_RMA_SYNC, "rank 0 is not locked", unlock_not_locked},
+    {"unlock_all_not_locked", "MPI_Win_unlock_all", MPI_ERR_RMA_SYNC, "MPI_Win_lock_all", unlock_all_not_locked},
+    {"flush_rank", "MPI_Win_flush", MPI_ERR_RANK, "rank 99", flush_rank},
+    {"flush_not_locked", "MPI_Win_flush", MPI_ERR_RMA_SYNC, "rank 0 is not locked", flush_not_locked},
+    {NULL, NULL, 0, NULL, NULL},
+};

@@ -99,12 +99,6 @@ size_t skiff_prof_vbytes_c(const MPI_Count counts[], MPI_Datatype dt, MPI_Comm c
     return sum;
 }
 
-size_t skiff_prof_own_bytes(const int counts[], MPI_Datatype dt, MPI_Comm comm)
-{
-    const struct skiff_comm *c = skiff_comm_get(comm);
-    return counts && c ? skiff_prof_bytes(counts[c->rank], dt) : 0;
-}
-
 void skiff_prof_init(enum skiff_prof_call id, double t_enter)
 {
     int tracing = skiff_cfg.trace && skiff_trace_init() == 0;

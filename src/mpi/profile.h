@@ -56,12 +56,12 @@ void skiff_trace_call_root(int root);
             skiff_trace_call_root(root);                                                                 \
     } while (0)
 
-/* Message sizes as the caller gave them: count elements of dt; the sum of counts[0..size of comm);
- * counts[rank in comm]. Invalid arguments give 0 (the call's own checks report them). */
+/* Message sizes as the caller gave them: count elements of dt; the sum of counts[0..size of comm) (this
+ * rank's entry alone: skiff_prof_own_cnt, mpi/coll_counts.h). Invalid arguments give 0 (the call's own
+ * checks report them). */
 size_t skiff_prof_bytes(MPI_Count count, MPI_Datatype dt);
 size_t skiff_prof_vbytes(const int counts[], MPI_Datatype dt, MPI_Comm comm);
 size_t skiff_prof_vbytes_c(const MPI_Count counts[], MPI_Datatype dt, MPI_Comm comm);
-size_t skiff_prof_own_bytes(const int counts[], MPI_Datatype dt, MPI_Comm comm);
 
 /* MPI_Init (id: which of the two) succeeded; t_enter is when it was called. Starts recording if
  * SKIFF_PROFILE=1. */

@@ -8,3 +8,4 @@ skiff_mpi_test(rma_lock             rma_lock.c             "1;2;3;4")
 # Randomized traffic checked against a model every rank keeps, with checksums; two seeds.
 skiff_mpi_test(rma_random           rma_random.c           "1;2;3;4")
 skiff_mpi_test(rma_random_seed7     rma_random.c           "3;4"               ARGS 7)
+skiff_mpi_test(rma_req              rma_req.c              "1;2;3;4")

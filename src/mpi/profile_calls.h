@@ -120,7 +120,8 @@
     X(MPI_Accumulate_c) X(MPI_Get_accumulate) X(MPI_Get_accumulate_c) X(MPI_Fetch_and_op)                \
     X(MPI_Compare_and_swap) X(MPI_Win_fence) X(MPI_Win_lock) X(MPI_Win_unlock) X(MPI_Win_lock_all)       \
     X(MPI_Win_unlock_all) X(MPI_Win_flush) X(MPI_Win_flush_all) X(MPI_Win_flush_local)                   \
-    X(MPI_Win_flush_local_all) X(MPI_Win_sync)                                                           \
+    X(MPI_Win_flush_local_all) X(MPI_Win_sync) X(MPI_Rput) X(MPI_Rput_c) X(MPI_Rget) X(MPI_Rget_c)       \
+    X(MPI_Raccumulate) X(MPI_Raccumulate_c) X(MPI_Rget_accumulate) X(MPI_Rget_accumulate_c)              \
     /* datatypes */                                                                                      \
     X(MPI_Type_size) X(MPI_Type_get_name) X(MPI_Type_get_extent) X(MPI_Type_get_true_extent)             \
     X(MPI_Type_extent) X(MPI_Type_lb) X(MPI_Type_ub) X(MPI_Type_commit) X(MPI_Type_free) X(MPI_Type_dup) \

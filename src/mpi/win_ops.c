@@ -4,6 +4,8 @@
 
 #include "core/op.h"
 #include "core/progress.h"
+#include "core/pt2pt.h"
+#include "core/request.h"
 #include "mpi/mpi_impl.h"
 #include "rma/win.h"
 
@@ -93,7 +95,7 @@ static int check_acc_op(MPI_Op op, const struct skiff_type *tt, const struct ski
 /* Every communication call: what it carries in op (kind, buffers, counts, the target), the user's datatype
  * handles beside. */
 static int rma(struct skiff_rma_op *op, MPI_Datatype odt, MPI_Datatype rdt, MPI_Datatype tdt, MPI_Count oc,
-               MPI_Count rc_, MPI_Count tc, MPI_Win win)
+               MPI_Count rc_, MPI_Count tc, MPI_Win win, int is_req, MPI_Request *request)
 {
     struct skiff_win *w = NULL;
     int rc;
@@ -121,24 +123,48 @@ static int rma(struct skiff_rma_op *op, MPI_Datatype odt, MPI_Datatype rdt, MPI_
         rc = same_bytes("origin's elements", op->ocount * op->ot->size, "target's", tbytes);
     if (!rc && (op->kind == SKIFF_RMA_GACC || op->kind == SKIFF_RMA_CAS))
         rc = same_bytes("result's elements", op->rcount * op->rt->size, "target's", tbytes);
+    if (!rc && is_req)
+        rc = skiff_check_ptr(request, "request");
+    if (!rc && op->target != MPI_PROC_NULL)
+        rc = check_epoch(w, op->target);
+    if (!rc && op->target != MPI_PROC_NULL)
+        rc = check_range(w, op->target, op->disp, op->tcount, op->tt);
     if (rc)
         return skiff_win_fail(win, rc);
-    if (op->target == MPI_PROC_NULL)
+    if (is_req) {
+        /* Request-based: a request of its own that the engine completes (core/request.h). */
+        if (!(op->user = skiff_req_alloc(SKIFF_REQ_COLL)))
+            return skiff_win_fail(win, skiff_err(MPI_ERR_NO_MEM, "out of request objects"));
+        op->user->comm = w->comm;
+        op->user->peer = MPI_PROC_NULL;
+        op->user->tag = MPI_ANY_TAG;
+        op->user->state = SKIFF_RS_POSTED;
+        *request = skiff_req_handle(op->user);
+    }
+    if (op->target == MPI_PROC_NULL) {
+        if (op->user)
+            skiff_req_complete(op->user);
         return MPI_SUCCESS;
-    if ((rc = check_epoch(w, op->target)) || (rc = check_range(w, op->target, op->disp, op->tcount, op->tt)) ||
-        (rc = skiff_rma_issue(w, op)))
+    }
+    if ((rc = skiff_rma_issue(w, op))) {
+        if (op->user) {
+            skiff_req_release(op->user);
+            *request = MPI_REQUEST_NULL;
+        }
         return skiff_win_fail(win, rc);
+    }
     return MPI_SUCCESS;
 }
 
 #define PUT(name, count_t)                                                                               \
-    int P##name(const void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype, int target_rank, \
+    int P##name(const void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype, int target_rank,\
                 MPI_Aint target_disp, count_t target_count, MPI_Datatype target_datatype, MPI_Win win)   \
     {                                                                                                    \
         SKIFF_ENTER(name);                                                                               \
-        struct skiff_rma_op op = {.kind = SKIFF_RMA_PUT, .oaddr = origin_addr, .target = target_rank,   \
+        struct skiff_rma_op op = {.kind = SKIFF_RMA_PUT, .oaddr = origin_addr, .target = target_rank,    \
                                   .disp = target_disp, .op = MPI_REPLACE};                               \
-        return rma(&op, origin_datatype, MPI_DATATYPE_NULL, target_datatype, origin_count, 0, target_count, win); \
+        return rma(&op, origin_datatype, MPI_DATATYPE_NULL, target_datatype, origin_count, 0,            \
+                   target_count, win, 0, NULL);                                                          \
     }                                                                                                    \
     SKIFF_ALIAS(name)
 
@@ -146,13 +172,14 @@ PUT(MPI_Put, int)
 PUT(MPI_Put_c, MPI_Count)
 
 #define GET(name, count_t)                                                                               \
-    int P##name(void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype, int target_rank,   \
+    int P##name(void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype, int target_rank,  \
                 MPI_Aint target_disp, count_t target_count, MPI_Datatype target_datatype, MPI_Win win)   \
     {                                                                                                    \
         SKIFF_ENTER(name);                                                                               \
-        struct skiff_rma_op op = {.kind = SKIFF_RMA_GET, .oaddr = origin_addr, .raddr = origin_addr,    \
+        struct skiff_rma_op op = {.kind = SKIFF_RMA_GET, .oaddr = origin_addr, .raddr = origin_addr,     \
                                   .target = target_rank, .disp = target_disp};                           \
-        return rma(&op, origin_datatype, MPI_DATATYPE_NULL, target_datatype, origin_count, 0, target_count, win); \
+        return rma(&op, origin_datatype, MPI_DATATYPE_NULL, target_datatype, origin_count, 0,            \
+                   target_count, win, 0, NULL);                                                          \
     }                                                                                                    \
     SKIFF_ALIAS(name)
 
@@ -160,14 +187,15 @@ GET(MPI_Get, int)
 GET(MPI_Get_c, MPI_Count)
 
 #define ACCUMULATE(name, count_t)                                                                        \
-    int P##name(const void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype, int target_rank, \
-                MPI_Aint target_disp, count_t target_count, MPI_Datatype target_datatype, MPI_Op op_,     \
+    int P##name(const void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype, int target_rank,\
+                MPI_Aint target_disp, count_t target_count, MPI_Datatype target_datatype, MPI_Op op_,    \
                 MPI_Win win)                                                                             \
     {                                                                                                    \
         SKIFF_ENTER(name);                                                                               \
-        struct skiff_rma_op op = {.kind = SKIFF_RMA_ACC, .oaddr = origin_addr, .target = target_rank,   \
+        struct skiff_rma_op op = {.kind = SKIFF_RMA_ACC, .oaddr = origin_addr, .target = target_rank,    \
                                   .disp = target_disp, .op = op_};                                       \
-        return rma(&op, origin_datatype, MPI_DATATYPE_NULL, target_datatype, origin_count, 0, target_count, win); \
+        return rma(&op, origin_datatype, MPI_DATATYPE_NULL, target_datatype, origin_count, 0,            \
+                   target_count, win, 0, NULL);                                                          \
     }                                                                                                    \
     SKIFF_ALIAS(name)
 
@@ -175,15 +203,15 @@ ACCUMULATE(MPI_Accumulate, int)
 ACCUMULATE(MPI_Accumulate_c, MPI_Count)
 
 #define GET_ACCUMULATE(name, count_t)                                                                    \
-    int P##name(const void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype, void *result_addr, \
-                count_t result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, \
-                count_t target_count, MPI_Datatype target_datatype, MPI_Op op_, MPI_Win win)              \
+    int P##name(const void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype, void *result_addr,\
+                count_t result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,\
+                count_t target_count, MPI_Datatype target_datatype, MPI_Op op_, MPI_Win win)             \
     {                                                                                                    \
         SKIFF_ENTER(name);                                                                               \
-        struct skiff_rma_op op = {.kind = SKIFF_RMA_GACC, .oaddr = origin_addr, .raddr = result_addr,   \
+        struct skiff_rma_op op = {.kind = SKIFF_RMA_GACC, .oaddr = origin_addr, .raddr = result_addr,    \
                                   .target = target_rank, .disp = target_disp, .op = op_};                \
-        return rma(&op, origin_datatype, result_datatype, target_datatype, origin_count, result_count,    \
-                   target_count, win);                                                                   \
+        return rma(&op, origin_datatype, result_datatype, target_datatype, origin_count, result_count,   \
+                   target_count, win, 0, NULL);                                                          \
     }                                                                                                    \
     SKIFF_ALIAS(name)
 
@@ -196,7 +224,7 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
     SKIFF_ENTER(MPI_Fetch_and_op);
     struct skiff_rma_op op = {.kind = SKIFF_RMA_GACC, .oaddr = origin_addr, .raddr = result_addr,
                               .target = target_rank, .disp = target_disp, .op = op_};
-    return rma(&op, datatype, datatype, datatype, 1, 1, 1, win);
+    return rma(&op, datatype, datatype, datatype, 1, 1, 1, win, 0, NULL);
 }
 SKIFF_ALIAS(MPI_Fetch_and_op)
 
@@ -211,9 +239,79 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     struct skiff_rma_op op = {.kind = SKIFF_RMA_CAS, .oaddr = origin_addr, .raddr = result_addr,
                               .compare = compare_addr, .target = target_rank, .disp = target_disp,
                               .op = MPI_REPLACE};
-    return rma(&op, datatype, datatype, datatype, 1, 1, 1, win);
+    return rma(&op, datatype, datatype, datatype, 1, 1, 1, win, 0, NULL);
 }
 SKIFF_ALIAS(MPI_Compare_and_swap)
+
+/* Request-based operations: the request completes when the origin's part is done (at once for put and
+ * accumulate, whose data is packed at the call; when the data has landed for the others). */
+#define RPUT(name, count_t)                                                                              \
+    int P##name(const void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype, int target_rank,\
+                MPI_Aint target_disp, count_t target_count, MPI_Datatype target_datatype, MPI_Win win,   \
+                MPI_Request *request)                                                                    \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        struct skiff_rma_op op = {.kind = SKIFF_RMA_PUT, .oaddr = origin_addr, .target = target_rank,    \
+                                  .disp = target_disp, .op = MPI_REPLACE};                               \
+        return rma(&op, origin_datatype, MPI_DATATYPE_NULL, target_datatype, origin_count, 0,            \
+                   target_count, win,                                                                    \
+                   1, request);                                                                          \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
+
+RPUT(MPI_Rput, int)
+RPUT(MPI_Rput_c, MPI_Count)
+
+#define RGET(name, count_t)                                                                              \
+    int P##name(void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype, int target_rank,  \
+                MPI_Aint target_disp, count_t target_count, MPI_Datatype target_datatype, MPI_Win win,   \
+                MPI_Request *request)                                                                    \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        struct skiff_rma_op op = {.kind = SKIFF_RMA_GET, .oaddr = origin_addr, .raddr = origin_addr,     \
+                                  .target = target_rank, .disp = target_disp};                           \
+        return rma(&op, origin_datatype, MPI_DATATYPE_NULL, target_datatype, origin_count, 0,            \
+                   target_count, win,                                                                    \
+                   1, request);                                                                          \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
+
+RGET(MPI_Rget, int)
+RGET(MPI_Rget_c, MPI_Count)
+
+#define RACCUMULATE(name, count_t)                                                                       \
+    int P##name(const void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype, int target_rank,\
+                MPI_Aint target_disp, count_t target_count, MPI_Datatype target_datatype, MPI_Op op_,    \
+                MPI_Win win, MPI_Request *request)                                                       \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        struct skiff_rma_op op = {.kind = SKIFF_RMA_ACC, .oaddr = origin_addr, .target = target_rank,    \
+                                  .disp = target_disp, .op = op_};                                       \
+        return rma(&op, origin_datatype, MPI_DATATYPE_NULL, target_datatype, origin_count, 0,            \
+                   target_count, win,                                                                    \
+                   1, request);                                                                          \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
+
+RACCUMULATE(MPI_Raccumulate, int)
+RACCUMULATE(MPI_Raccumulate_c, MPI_Count)
+
+#define RGET_ACCUMULATE(name, count_t)                                                                   \
+    int P##name(const void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype, void *result_addr,\
+                count_t result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,\
+                count_t target_count, MPI_Datatype target_datatype, MPI_Op op_, MPI_Win win,             \
+                MPI_Request *request)                                                                    \
+    {                                                                                                    \
+        SKIFF_ENTER(name);                                                                               \
+        struct skiff_rma_op op = {.kind = SKIFF_RMA_GACC, .oaddr = origin_addr, .raddr = result_addr,    \
+                                  .target = target_rank, .disp = target_disp, .op = op_};                \
+        return rma(&op, origin_datatype, result_datatype, target_datatype, origin_count, result_count,   \
+                   target_count, win, 1, request);                                                       \
+    }                                                                                                    \
+    SKIFF_ALIAS(name)
+
+RGET_ACCUMULATE(MPI_Rget_accumulate, int)
+RGET_ACCUMULATE(MPI_Rget_accumulate_c, MPI_Count)
 
 /* ---- synchronization ---- */
 

@@ -73,6 +73,7 @@ struct skiff_rma_out {
     size_t count;
     const struct skiff_type *t;
     int target;
+    struct skiff_request *user; /* a request-based operation's request, completed with this */
     struct skiff_rma_out *next;
 };
 
@@ -118,7 +119,7 @@ static void add_out(struct skiff_rma_out **list, struct skiff_request *req, void
         skiff_error("one-sided: out of memory tracking a message to rank %d", target);
         abort();
     }
-    *o = (struct skiff_rma_out){req, tmp, buf, count, t, target, *list};
+    *o = (struct skiff_rma_out){req, tmp, buf, count, t, target, NULL, *list};
     *list = o;
 }
 
@@ -344,6 +345,10 @@ static int reap(struct skiff_win *w, struct skiff_rma_out **list, int counted)
         }
         if (o->req->st_error)
             skiff_error("one-sided: a message to or from rank %d failed (error %d)", o->target, o->req->st_error);
+        if (o->user) {
+            o->user->st_error = o->req->st_error;
+            skiff_req_complete(o->user);
+        }
         skiff_req_release(o->req);
         free(o->tmp);
         *l = o->next;
@@ -524,6 +529,10 @@ int skiff_rma_issue(struct skiff_win *w, const struct skiff_rma_op *op)
         free(h);
         return rc;
     }
+    if (op->user && (op->kind == SKIFF_RMA_GET || op->kind == SKIFF_RMA_GACC || op->kind == SKIFF_RMA_CAS))
+        w->out->user = op->user; /* the reply just posted (the list's head): done when it has landed */
+    else if (op->user)
+        skiff_req_complete(op->user); /* the origin data is packed: its buffer is free again */
     w->sent[op->target]++;
     return send_msg(w, op->target, h, len);
 }

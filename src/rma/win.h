@@ -109,6 +109,7 @@ struct skiff_rma_op {
     size_t tcount;
     const struct skiff_type *tt;
     MPI_Op op;
+    struct skiff_request *user; /* Rput, Rget, ...: completed when the origin's part is done, or NULL */
 };
 
 /* Starts op (the caller checked it; target is not MPI_PROC_NULL). */

@@ -189,6 +189,22 @@ static int cas_derived(struct bad_ctx *x)
     return done(w, rc);
 }
 
+static int rput_request_null(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    MPI_Win_lock_all(0, w);
+    int rc = MPI_Rput(x->ibuf2, 1, MPI_INT, 0, 0, 1, MPI_INT, w, NULL);
+    MPI_Win_unlock_all(w);
+    return done(w, rc);
+}
+
+static int rget_no_epoch(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    MPI_Request r;
+    return done(w, MPI_Rget(x->ibuf2, 1, MPI_INT, 0, 0, 1, MPI_INT, w, &r));
+}
+
 static int fence_assert(struct bad_ctx *x)
 {
     MPI_Win w = win_of(x, 0);
@@ -274,6 +290,8 @@ const struct bad_case bad_rma[] = {
     {"get_acc_result_count", "MPI_Get_accumulate", MPI_ERR_COUNT, "count -4", get_acc_result_count},
     {"fetch_and_op_rank", "MPI_Fetch_and_op", MPI_ERR_RANK, "rank -9", fetch_and_op_rank},
     {"cas_derived", "MPI_Compare_and_swap", MPI_ERR_TYPE, "predefined datatype", cas_derived},
+    {"rput_request_null", "MPI_Rput", MPI_ERR_ARG, "request is NULL", rput_request_null},
+    {"rget_no_epoch", "MPI_Rget", MPI_ERR_RMA_SYNC, "no access epoch to rank 0", rget_no_epoch},
     {"fence_assert", "MPI_Win_fence", MPI_ERR_ASSERT, "assert 3", fence_assert},
     {"lock_type", "MPI_Win_lock", MPI_ERR_LOCKTYPE, "lock_type 7", lock_type},
     {"lock_assert", "MPI_Win_lock", MPI_ERR_ASSERT, "assert 4096", lock_assert},

@@ -325,6 +325,28 @@ for l in libs:
     h = sum(len(vals.get((c, l, "hung"), [])) for c in cases)
     if h:
         warn.append(f"{l}: {h} run(s) hung after the report (in MPI_Finalize) and were ended; their reports count")
+# The fastest run's own split: on a shared machine the run least disturbed by other work.
+rounds = defaultdict(dict)  # (case, lib) -> round -> {key: value}
+for line in open(f"{run_dir}/results.tsv"):
+    c, lib, r, k, v = line.rstrip("\n").split("\t")
+    rounds[(c, lib)].setdefault(r, {})[k] = float(v)
+btxt = ["fastest run of each: solve [s], parts = mean over ranks [ms] (share)",
+        f"{'case':<20} {'library':<9} {'solve':>8} {'spmv':>14} {'halo':>14} {'reductions':>14} {'updates':>14} {'GFLOP/s':>8}"]
+bmd = ["| case | library | fastest solve (s) | SpMV ms (share) | halo ms | reductions ms | updates ms | GFLOP/s |",
+       "|---|---|---|---|---|---|---|---|"]
+for c in cases:
+    for l in libs:
+        rs = [d for d in rounds.get((c, l), {}).values() if "solve" in d and "solve_mean" in d]
+        if not rs:
+            continue
+        d = min(rs, key=lambda d: d["solve"])
+        parts = [f"{d[k] * 1e3:.3g} ({100 * d[k] / d['solve_mean']:.0f}%)" if k in d else "n/a"
+                 for k in ("spmv", "halo", "red", "upd")]
+        btxt.append(f"{label(c):<20} {l:<9} {d['solve']:>8.4g} " + " ".join(f"{p:>14}" for p in parts)
+                    + f" {d.get('gflops', 0):>8.2f}")
+        bmd.append(f"| {label(c)} | {names[l]} | {d['solve']:.4g} | " + " | ".join(parts) + f" | {d.get('gflops', 0):.2f} |")
+txt += [""] + btxt
+md += [""] + bmd
 runs = {l: sum(len(vals.get((c, l, "solve"), [])) for c in cases) for l in libs}
 txt.append("runs with results: " + ", ".join(f"{l} {runs[l]}" for l in libs))
 txt += warn

@@ -92,6 +92,9 @@ void pipe_work_calibrate(struct pipe_work *w, double usec);
 void pipe_work_do(const struct pipe_work *w);
 /* --workload auto: as many passes as take `seconds` (at least 1). */
 void pipe_work_match(struct pipe_work *w, double seconds);
+/* --workload auto: `runs` runs of the work alone took `seconds`: the pass time the next match uses
+ * (the start-up calibration may have run on a busier or slower core than the sizes do). */
+void pipe_work_observed(struct pipe_work *w, double seconds, long long runs);
 
 /* ---- links: what is measured ------------------------------------------------------------------ */
 

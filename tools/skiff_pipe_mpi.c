@@ -194,6 +194,7 @@ static struct pipe_result run_measured(struct mpi_ctx *c, const struct pipe_job 
     for (long long i = 0; i < job->reps; i++)
         pipe_work_do(c->work);
     double work = MPI_Wtime() - t0;
+    pipe_work_observed(c->work, work, job->reps);
     c->with_work = 1;
     struct pipe_result res = run_once(c, job);
     res.comm_seconds = comm.seconds;

@@ -128,6 +128,7 @@ static struct pipe_result pat_run(void *ctx, const struct pipe_job *job)
         for (long i = 0; i < reps; i++)
             pipe_work_do(c->work);
         res.work_seconds = MPI_Wtime() - t0;
+        pipe_work_observed(c->work, res.work_seconds, reps);
         c->with_work = 1;
     }
     pipe_cpu_now(&res.cpu[0]);

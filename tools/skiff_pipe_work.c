@@ -57,3 +57,10 @@ void pipe_work_match(struct pipe_work *w, double seconds)
     if (w->passes < 1)
         w->passes = 1;
 }
+
+void pipe_work_observed(struct pipe_work *w, double seconds, long long runs)
+{
+    double passes = (double)w->passes * (double)runs;
+    if (w->automatic && passes >= 64 && seconds > 0)
+        w->pass_ns = seconds * 1e9 / passes;
+}

@@ -1,6 +1,7 @@
 /* One-sided communication and synchronization: Put, Get, the accumulates, fence, passive target. The
  * checks are here; the engine is src/rma/win.c. */
 #include <stdatomic.h>
+#include <stdlib.h>
 
 #include "core/op.h"
 #include "core/progress.h"
@@ -66,10 +67,10 @@ static int check_range(const struct skiff_win *w, int target, MPI_Aint disp, siz
 
 static int check_epoch(const struct skiff_win *w, int target)
 {
-    if (SKIFF_LIKELY(w->epoch == SKIFF_EPOCH_FENCE || w->locks[target]))
+    if (SKIFF_LIKELY(w->epoch == SKIFF_EPOCH_FENCE || w->locks[target] || w->in_access[target]))
         return MPI_SUCCESS;
     return skiff_err(MPI_ERR_RMA_SYNC, "no access epoch to rank %d is open (start one with MPI_Win_fence, "
-                                       "MPI_Win_lock or MPI_Win_lock_all)", target);
+                                       "MPI_Win_start, MPI_Win_lock or MPI_Win_lock_all)", target);
 }
 
 /* An accumulate's op on data of basic type basic: predefined, defined for the type. */
@@ -484,3 +485,117 @@ int PMPI_Win_sync(MPI_Win win)
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Win_sync)
+
+/* ---- general active target ---- */
+
+/* The window ranks of group's members (*out, malloc'ed: the caller frees it). */
+static int group_ranks(const struct skiff_win *w, MPI_Group group, int **out, int *n)
+{
+    struct skiff_group *g = NULL;
+    int rc = skiff_check_group(group, &g);
+    if (rc)
+        return rc;
+    int *r = malloc(sizeof *r * (size_t)(g->size ? g->size : 1));
+    if (!r)
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory for a group of %d processes", g->size);
+    for (int i = 0; i < g->size; i++) {
+        r[i] = -1;
+        for (int k = 0; k < w->size && r[i] < 0; k++)
+            if (skiff_comm_world_rank(w->comm, k) == g->world[i])
+                r[i] = k;
+        if (r[i] < 0) {
+            free(r);
+            return skiff_err(MPI_ERR_GROUP, "rank %d of the group is not a process of the window", i);
+        }
+    }
+    *out = r;
+    *n = g->size;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+{
+    struct skiff_win *w = NULL;
+    int *ranks = NULL, n = 0, rc;
+    SKIFF_ENTER(MPI_Win_post);
+    SKIFF_REQUIRE_INIT();
+    if ((rc = check_win(win, &w)) ||
+        (rc = check_assert(assert, MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT)))
+        return skiff_win_fail(win, rc);
+    if (w->nexpose >= 0)
+        return skiff_win_fail(win, skiff_err(MPI_ERR_RMA_SYNC, "an exposure epoch (MPI_Win_post) is already open: "
+                                                               "call MPI_Win_wait or MPI_Win_test first"));
+    if ((rc = group_ranks(w, group, &ranks, &n)) || (rc = skiff_rma_post(w, ranks, n, assert & MPI_MODE_NOCHECK))) {
+        free(ranks);
+        return skiff_win_fail(win, rc);
+    }
+    free(ranks);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Win_post)
+
+int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+{
+    struct skiff_win *w = NULL;
+    int *ranks = NULL, n = 0, rc;
+    SKIFF_ENTER(MPI_Win_start);
+    SKIFF_REQUIRE_INIT();
+    if ((rc = check_win(win, &w)) || (rc = check_assert(assert, MPI_MODE_NOCHECK)))
+        return skiff_win_fail(win, rc);
+    if (w->naccess >= 0)
+        return skiff_win_fail(win, skiff_err(MPI_ERR_RMA_SYNC, "an access epoch (MPI_Win_start) is already open: "
+                                                               "call MPI_Win_complete first"));
+    if ((rc = group_ranks(w, group, &ranks, &n)) || (rc = skiff_rma_start(w, ranks, n, assert & MPI_MODE_NOCHECK))) {
+        free(ranks);
+        return skiff_win_fail(win, rc);
+    }
+    free(ranks);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Win_start)
+
+int PMPI_Win_complete(MPI_Win win)
+{
+    struct skiff_win *w = NULL;
+    int rc;
+    SKIFF_ENTER(MPI_Win_complete);
+    SKIFF_REQUIRE_INIT();
+    if ((rc = check_win(win, &w)))
+        return skiff_win_fail(win, rc);
+    if (w->naccess < 0)
+        return skiff_win_fail(win, skiff_err(MPI_ERR_RMA_SYNC, "no access epoch is open (MPI_Win_start)"));
+    if ((rc = skiff_rma_complete(w)))
+        return skiff_win_fail(win, rc);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Win_complete)
+
+int PMPI_Win_wait(MPI_Win win)
+{
+    struct skiff_win *w = NULL;
+    int rc;
+    SKIFF_ENTER(MPI_Win_wait);
+    SKIFF_REQUIRE_INIT();
+    if ((rc = check_win(win, &w)))
+        return skiff_win_fail(win, rc);
+    if (w->nexpose < 0)
+        return skiff_win_fail(win, skiff_err(MPI_ERR_RMA_SYNC, "no exposure epoch is open (MPI_Win_post)"));
+    skiff_rma_wait(w, 1);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Win_wait)
+
+int PMPI_Win_test(MPI_Win win, int *flag)
+{
+    struct skiff_win *w = NULL;
+    int rc;
+    SKIFF_ENTER(MPI_Win_test);
+    SKIFF_REQUIRE_INIT();
+    if ((rc = check_win(win, &w)) || (rc = skiff_check_ptr(flag, "flag")))
+        return skiff_win_fail(win, rc);
+    if (w->nexpose < 0)
+        return skiff_win_fail(win, skiff_err(MPI_ERR_RMA_SYNC, "no exposure epoch is open (MPI_Win_post)"));
+    *flag = skiff_rma_wait(w, 0);
+    return MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Win_test)

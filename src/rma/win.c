@@ -253,6 +253,12 @@ static int apply(struct skiff_win *w, struct skiff_rma_in *in)
     case SKIFF_RMA_FLUSH:
         reply(w, origin, h->reply, NULL, 0);
         return 1;
+    case SKIFF_RMA_POST:
+        w->posts[origin]++;
+        return 1;
+    case SKIFF_RMA_COMPLETE: /* every operation of origin's epoch was applied before this */
+        w->completes[origin]++;
+        return 1;
     default:
         break;
     }
@@ -471,6 +477,7 @@ static int send_msg(struct skiff_win *w, int target, void *msg, size_t len)
     return MPI_SUCCESS;
 }
 
+/* A control message; those that are answered (lock, unlock, flush) post the answer's receive first. */
 static int control(struct skiff_win *w, int kind, int aux, int target)
 {
     struct rma_hdr *h = calloc(1, sizeof *h);
@@ -478,11 +485,13 @@ static int control(struct skiff_win *w, int kind, int aux, int target)
         return skiff_err(MPI_ERR_NO_MEM, "out of memory for a one-sided control message");
     h->kind = (uint32_t)kind;
     h->aux = aux;
-    h->reply = next_tag(w);
-    int rc = expect_reply(w, target, h->reply, NULL, 0, NULL, 0);
-    if (rc) {
-        free(h);
-        return rc;
+    if (kind == SKIFF_RMA_LOCK || kind == SKIFF_RMA_UNLOCK || kind == SKIFF_RMA_FLUSH) {
+        h->reply = next_tag(w);
+        int rc = expect_reply(w, target, h->reply, NULL, 0, NULL, 0);
+        if (rc) {
+            free(h);
+            return rc;
+        }
     }
     return send_msg(w, target, h, sizeof *h);
 }
@@ -606,6 +615,67 @@ int skiff_rma_flush(struct skiff_win *w, int target)
     return rc;
 }
 
+int skiff_rma_post(struct skiff_win *w, const int *ranks, int n, int nocheck)
+{
+    int rc = MPI_SUCCESS;
+    for (int i = 0; !rc && i < n; i++)
+        if (!nocheck) /* with MPI_MODE_NOCHECK the origins' starts do not wait for us */
+            rc = control(w, SKIFF_RMA_POST, 0, ranks[i]);
+    if (rc)
+        return rc;
+    memcpy(w->expose, ranks, sizeof *ranks * (size_t)n);
+    w->nexpose = n;
+    return MPI_SUCCESS;
+}
+
+int skiff_rma_start(struct skiff_win *w, const int *ranks, int n, int nocheck)
+{
+    struct skiff_waiter wt = SKIFF_WAITER_INIT;
+    for (int i = 0; i < n && !nocheck; i++) {
+        while (!w->posts[ranks[i]])
+            skiff_wait_step(&wt);
+        w->posts[ranks[i]]--;
+    }
+    memcpy(w->access, ranks, sizeof *ranks * (size_t)n);
+    w->naccess = n;
+    for (int i = 0; i < n; i++)
+        w->in_access[ranks[i]] = 1;
+    return MPI_SUCCESS;
+}
+
+int skiff_rma_complete(struct skiff_win *w)
+{
+    int rc = MPI_SUCCESS;
+    for (int i = 0; !rc && i < w->naccess; i++)
+        rc = control(w, SKIFF_RMA_COMPLETE, 0, w->access[i]);
+    wait_outs(w, -1); /* gets have their data, sends have left */
+    for (int i = 0; i < w->naccess; i++)
+        w->in_access[w->access[i]] = 0;
+    w->naccess = -1;
+    return rc;
+}
+
+int skiff_rma_wait(struct skiff_win *w, int block)
+{
+    struct skiff_waiter wt = SKIFF_WAITER_INIT;
+    for (;;) {
+        int missing = 0;
+        for (int i = 0; i < w->nexpose && !missing; i++)
+            missing = !w->completes[w->expose[i]];
+        if (!missing)
+            break;
+        if (!block) {
+            skiff_progress();
+            return 0;
+        }
+        skiff_wait_step(&wt);
+    }
+    for (int i = 0; i < w->nexpose; i++)
+        w->completes[w->expose[i]]--;
+    w->nexpose = -1;
+    return 1;
+}
+
 /* ---- making and freeing ---- */
 
 static void release(struct skiff_win *w)
@@ -619,6 +689,11 @@ static void release(struct skiff_win *w)
     free(w->sent);
     free(w->locks);
     free(w->blocked);
+    free(w->in_access);
+    free(w->access);
+    free(w->expose);
+    free(w->posts);
+    free(w->completes);
     if (w->info)
         skiff_info_free(w->info);
     skiff_eh_release(w->errhandler);
@@ -719,8 +794,15 @@ int skiff_win_make(struct skiff_comm *c, int flavor, void *base, MPI_Aint bytes,
     w->sent = calloc(n, sizeof *w->sent);
     w->locks = calloc(n, sizeof *w->locks);
     w->blocked = calloc(n, 1);
+    w->in_access = calloc(n, 1);
+    w->access = calloc(n, sizeof *w->access);
+    w->expose = calloc(n, sizeof *w->expose);
+    w->posts = calloc(n, sizeof *w->posts);
+    w->completes = calloc(n, sizeof *w->completes);
+    w->naccess = w->nexpose = -1;
     w->info = skiff_info_dup(info);
-    if (!all || !w->sizes || !w->units || !w->sent || !w->locks || !w->blocked || !w->info)
+    if (!all || !w->sizes || !w->units || !w->sent || !w->locks || !w->blocked || !w->info || !w->in_access ||
+        !w->access || !w->expose || !w->posts || !w->completes)
         rc = skiff_err(MPI_ERR_NO_MEM, "out of memory for a window over %d processes", w->size);
     /* Every process takes part in the collectives below, even one that failed, so none waits forever. */
     if (flavor == MPI_WIN_FLAVOR_ALLOCATE && !rc) {
@@ -823,6 +905,11 @@ static void forget(void *obj)
     free(w->sent);
     free(w->locks);
     free(w->blocked);
+    free(w->in_access);
+    free(w->access);
+    free(w->expose);
+    free(w->posts);
+    free(w->completes);
     if (w->info)
         skiff_info_free(w->info);
     free(w->attrs.v);

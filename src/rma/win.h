@@ -60,6 +60,13 @@ struct skiff_win {
     int nout;
     struct skiff_rma_out *replies;
     unsigned char *blocked;    /* scratch for the apply pass: origins whose stream waits */
+    /* General active target: the access group of MPI_Win_start (in_access[t]; naccess -1: no epoch) and
+     * the exposure group of MPI_Win_post (nexpose -1: none), as window ranks; posts and completions
+     * that arrived from each rank and were not yet taken by a start or a wait. */
+    unsigned char *in_access;
+    int *access, naccess;
+    int *expose, nexpose;
+    unsigned *posts, *completes;
     MPI_Win handle;
     struct skiff_win *next;    /* live windows, which the progress hook serves */
 };
@@ -90,6 +97,8 @@ enum skiff_rma_kind {
     SKIFF_RMA_LOCK,     /* control: not counted by fence */
     SKIFF_RMA_UNLOCK,
     SKIFF_RMA_FLUSH,
+    SKIFF_RMA_POST,     /* target to origin: MPI_Win_post */
+    SKIFF_RMA_COMPLETE, /* origin to target: MPI_Win_complete, after its operations */
 };
 
 /* One operation as the MPI layer checked it. origin: count elements of ot at oaddr (PUT, ACC, GACC, CAS:
@@ -122,6 +131,13 @@ int skiff_rma_fence(struct skiff_win *w, int assert);
 int skiff_rma_lock(struct skiff_win *w, int type, int target, int nocheck);
 int skiff_rma_unlock(struct skiff_win *w, int target);
 int skiff_rma_flush(struct skiff_win *w, int target);
+
+/* General active target; ranks are window ranks (n of them). wait: block (MPI_Win_wait) or not
+ * (MPI_Win_test); returns 1 when the exposure epoch has ended. */
+int skiff_rma_post(struct skiff_win *w, const int *ranks, int n, int nocheck);
+int skiff_rma_start(struct skiff_win *w, const int *ranks, int n, int nocheck);
+int skiff_rma_complete(struct skiff_win *w);
+int skiff_rma_wait(struct skiff_win *w, int block);
 
 /* How an operation reaches a target: the one place per-transport capabilities will decide. */
 enum skiff_rma_path_kind { SKIFF_RMA_PATH_MESSAGE = 0 };

@@ -205,6 +205,24 @@ static int rget_no_epoch(struct bad_ctx *x)
     return done(w, MPI_Rget(x->ibuf2, 1, MPI_INT, 0, 0, 1, MPI_INT, w, &r));
 }
 
+static int complete_no_start(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_complete(w));
+}
+
+static int wait_no_post(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_wait(w));
+}
+
+static int start_group_null(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_start(MPI_GROUP_NULL, 0, w));
+}
+
 static int fence_assert(struct bad_ctx *x)
 {
     MPI_Win w = win_of(x, 0);
@@ -292,6 +310,9 @@ const struct bad_case bad_rma[] = {
     {"cas_derived", "MPI_Compare_and_swap", MPI_ERR_TYPE, "predefined datatype", cas_derived},
     {"rput_request_null", "MPI_Rput", MPI_ERR_ARG, "request is NULL", rput_request_null},
     {"rget_no_epoch", "MPI_Rget", MPI_ERR_RMA_SYNC, "no access epoch to rank 0", rget_no_epoch},
+    {"complete_no_start", "MPI_Win_complete", MPI_ERR_RMA_SYNC, "MPI_Win_start", complete_no_start},
+    {"wait_no_post", "MPI_Win_wait", MPI_ERR_RMA_SYNC, "MPI_Win_post", wait_no_post},
+    {"start_group_null", "MPI_Win_start", MPI_ERR_GROUP, "MPI_GROUP_NULL", start_group_null},
     {"fence_assert", "MPI_Win_fence", MPI_ERR_ASSERT, "assert 3", fence_assert},
     {"lock_type", "MPI_Win_lock", MPI_ERR_LOCKTYPE, "lock_type 7", lock_type},
     {"lock_assert", "MPI_Win_lock", MPI_ERR_ASSERT, "assert 4096", lock_assert},

@@ -36,7 +36,9 @@ static const char *ylabel(int col)
 
 static int plot(const char *png, const char *const *files, const char *const *labels, int n, int col)
 {
-    return m_plot(png, "skiff-pipe", "message size (bytes)", ylabel(col), files, labels, n, 1, col, 1, 0) ? 1 : 0;
+    /* times and CPU per message span decades over the sizes: log y (gnuplot leaves out zeros) */
+    int logy = col == 5 || col == 6 || col == 7 || col == 9 || col == 10 || col == 13;
+    return m_plot(png, "skiff-pipe", "message size (bytes)", ylabel(col), files, labels, n, 1, col, 1, logy) ? 1 : 0;
 }
 
 int pipe_overlay(const struct pipe_opts *o)

@@ -205,6 +205,7 @@ struct rstate {
     double compute;
     double *post_time;   /* per record: a RECV's post time */
     long *msg_of;        /* per record: a SEND's message */
+    long *match;         /* per record: a SEND's receive at the destination (its RECV, else its DONE), or -1 */
     long sync_wait;      /* sync point being waited at, or -1 */
     /* communicators seen: ctx -> first member, size */
     uint32_t *cctx;
@@ -330,6 +331,24 @@ static void send_post(struct sim *s, int r, const struct skiff_trace_rec *x, siz
     c->m[c->n++] = (long)s->nmsg++;
 }
 
+/* A rendezvous or synchronous message whose receive was posted at `posted`: when its data arrives and when
+ * the send completes. */
+static void resolve(struct msg *m, double posted, const struct rp_loggp *p)
+{
+    if (m->resolved)
+        return;
+    if (m->rndv) {
+        double cts = m->rts > posted ? m->rts : posted;
+        double data = cts + p->L;
+        double wire = (m->bytes ? (double)(m->bytes - 1) : 0.0) * p->G;
+        m->arr = data + p->o + p->L + wire;
+        m->send_done = data + p->o + wire;
+    } else if (m->sync) {
+        m->send_done = (m->arr > posted ? m->arr : posted) + p->L;
+    }
+    m->resolved = 1;
+}
+
 /* 0: blocked (the message is not sent yet in the model). */
 static int recv_done(struct sim *s, int r, const struct skiff_trace_rec *x, size_t i)
 {
@@ -347,18 +366,8 @@ static int recv_done(struct sim *s, int r, const struct skiff_trace_rec *x, size
     struct msg *m = &s->msg[c->m[c->next++]];
     const struct rp_loggp *p = pair(s, src, r, &cls);
     long post = s->t->rank[r].link[i];
-    double posted = post >= 0 ? st->post_time[post] : st->T;
+    resolve(m, post >= 0 ? st->post_time[post] : st->T, p);
     double arr = m->arr;
-    if (m->rndv) {
-        double cts = m->rts > posted ? m->rts : posted;
-        double data = cts + p->L;
-        double wire = (m->bytes ? (double)(m->bytes - 1) : 0.0) * p->G;
-        arr = data + p->o + p->L + wire;
-        m->send_done = data + p->o + wire;
-    } else if (m->sync) {
-        m->send_done = (arr > posted ? arr : posted) + p->L;
-    }
-    m->resolved = 1;
     st->T = (st->T > arr ? st->T : arr) + (src == r ? 0.0 : p->o);
     return 1;
 }
@@ -372,6 +381,13 @@ static int send_done(struct sim *s, int r, size_t i)
     struct msg *m = &s->msg[st->msg_of[post]];
     if (!m->rndv && !m->sync)
         return 1;
+    /* The receive may be posted already in the model though not yet taken complete (both sides of an
+     * exchange post, then wait): the answer goes out as soon as it is posted. */
+    const struct skiff_trace_rec *x = &s->t->rank[r].rec[post];
+    long j = st->match[post];
+    int q = x->peer, cls;
+    if (!m->resolved && j >= 0 && s->t->rank[q].rec[j].kind == SKIFF_TR_RECV && s->rs[q].pc > (size_t)j)
+        resolve(m, s->rs[q].post_time[j], pair(s, r, q, &cls));
     if (!m->resolved) {
         snprintf(s->res->why, sizeof s->res->why, "rank %d waits for the receiver of a %s send of %llu bytes", r,
                  m->rndv ? "rendezvous" : "synchronous", (unsigned long long)m->bytes);
@@ -558,6 +574,49 @@ static size_t run(struct sim *s, int r)
     return st->pc - start;
 }
 
+/* Which receive takes each send: the k-th send on a channel (context, source, destination, tag) goes to
+ * the k-th receive completed on it, as in the replay itself; recorded into rs[].match. */
+static void match_sends(struct sim *s)
+{
+    const struct rp_trace *t = s->t;
+    for (int r = 0; r < t->size; r++) {
+        const struct rp_rank *rk = &t->rank[r];
+        for (size_t i = 0; i < rk->n; i++) {
+            const struct skiff_trace_rec *x = &rk->rec[i];
+            int dst = x->peer;
+            if (x->kind != SKIFF_TR_SEND || dst < 0 || dst >= t->size)
+                continue;
+            struct chan *c = chan_of(s, x->comm, r, dst, x->tag);
+            if (c->n == c->cap) {
+                c->cap = c->cap ? 2 * c->cap : 16;
+                c->m = realloc(c->m, c->cap * sizeof *c->m);
+                if (!c->m) {
+                    fprintf(stderr, "skiff-replay: out of memory\n");
+                    exit(1);
+                }
+            }
+            c->m[c->n++] = (long)i;
+        }
+    }
+    for (int q = 0; q < t->size; q++) {
+        const struct rp_rank *rk = &t->rank[q];
+        for (size_t i = 0; i < rk->n; i++) {
+            const struct skiff_trace_rec *x = &rk->rec[i];
+            int src = x->peer;
+            if (x->kind != SKIFF_TR_DONE || !(x->flags & SKIFF_TRF_RECV) || src < 0 || src >= t->size)
+                continue;
+            struct chan *c = chan_of(s, x->comm, src, q, x->tag);
+            if (c->next < c->n)
+                s->rs[src].match[c->m[c->next++]] = rk->link[i] >= 0 ? rk->link[i] : (long)i;
+        }
+    }
+    for (size_t i = 0; i < s->chcap; i++) {
+        free(s->ch[i].m);
+        s->ch[i] = (struct chan){0};
+    }
+    s->chused = 0;
+}
+
 int rp_replay(const struct rp_trace *t, const struct rp_loggp p[2], struct rp_result *res)
 {
     memset(res, 0, sizeof *res);
@@ -578,9 +637,11 @@ int rp_replay(const struct rp_trace *t, const struct rp_loggp p[2], struct rp_re
         s.rs[r].sync_wait = -1;
         s.rs[r].post_time = xcalloc(t->rank[r].n, sizeof(double));
         s.rs[r].msg_of = xcalloc(t->rank[r].n, sizeof(long));
+        s.rs[r].match = xcalloc(t->rank[r].n, sizeof(long));
         for (size_t i = 0; i < t->rank[r].n; i++)
-            s.rs[r].msg_of[i] = -1;
+            s.rs[r].msg_of[i] = s.rs[r].match[i] = -1;
     }
+    match_sends(&s);
     for (;;) {
         size_t moved = 0;
         int left = 0;
@@ -605,6 +666,7 @@ int rp_replay(const struct rp_trace *t, const struct rp_loggp p[2], struct rp_re
             res->compute = s.rs[r].compute;
         free(s.rs[r].post_time);
         free(s.rs[r].msg_of);
+        free(s.rs[r].match);
         free(s.rs[r].cctx);
         free(s.rs[r].cfirst);
         free(s.rs[r].csize);

@@ -8,6 +8,8 @@ Times in microseconds; w = (s - 1) G, the wire time of an s-byte message.
               k (c + 2 (2o + L + w)); the ranks on two nodes (--inter used), then --ppn 2 (--intra used)
   rendezvous  one 100000-byte send (above the tcp eager limit) whose receive is posted 50 us late:
               the receiver finishes at 50 + L (answer) + o + L + w (data) + o
+  exchange    both ranks send 100000 bytes to each other and receive, then wait for both (a schedule's
+              round): the answer to each request leaves when the receive is posted: 3o + 3L + w
   bcast       skiff's binomial broadcast of s = 1000 bytes at 4 ranks as the tracer records it (root sends
               to 2 then 1, 2 forwards to 3) with g > o: the second send waits for the gap, so rank 1 ends
               last at g + w + o + L + w + o
@@ -131,6 +133,19 @@ def main():
     want = 50 + L + o + L + w + o
     pre = write(d, "rendezvous", [r0, r1], [0, 1])
     near(replay(exe, pre, "--intra", bad, "--inter", good)[0], want, "rendezvous, receive posted late")
+
+    # a rendezvous exchange (both ranks post a send and a receive, then wait for both, as a schedule's
+    # round does): each answer goes out when the receive is posted, not when it is waited for
+    s = 100000
+    ranks = [Rank(), Rank()]
+    for r, rk in enumerate(ranks):
+        a, b = rk.rid(), rk.rid()
+        rk.call(SENDRECV, 0, send(1 - r, s, x=a, flags=tf.F_RNDV), recv(1 - r, s, x=b), done(a),
+                done(b, 1 - r, s, 0, 0, True))
+    w = (s - 1) * G
+    want = 3 * o + 3 * L + w
+    pre = write(d, "exchange", ranks, [0, 1])
+    near(replay(exe, pre, "--loggp", good)[0], want, "rendezvous exchange (no deadlock)")
 
     # binomial broadcast at 4 ranks, root 0, each rank on its own node
     s, Lb, ob, gb = 1000, 1.0, 1.0, 6.0

@@ -2,8 +2,9 @@
  * and its tests: ITERS iterations (default 200) of
  *   computation (a daxpy over 8192 doubles, WORK times; default 20),
  *   MPI_Allreduce of 1 double, MPI_Bcast of 16 KiB from a rotating root, MPI_Allreduce of 64 KiB of
- *   doubles, MPI_Alltoall of 2 KiB per rank, MPI_Barrier.
- * Usage: coll_mix [ITERS [WORK]]. Prints the loop's time on rank 0 (max over ranks). */
+ *   doubles, MPI_Alltoall of 2 KiB per rank, MPI_Barrier;
+ * with SCALE (default 1) the three larger messages are SCALE times larger.
+ * Usage: coll_mix [ITERS [WORK [SCALE]]]. Prints the loop's time on rank 0 (max over ranks). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,9 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int iters = argc > 1 ? atoi(argv[1]) : 200, work = argc > 2 ? atoi(argv[2]) : 20;
-    enum { N = 8192, BC = 16384, AR = 8192, A2A = 2048 };
+    int scale = argc > 3 && atoi(argv[3]) > 0 ? atoi(argv[3]) : 1;
+    enum { N = 8192 };
+    const int BC = 16384 * scale, AR = 8192 * scale, A2A = 2048 * scale;
     double *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
     double *ar = malloc(AR * sizeof *ar), *ar2 = malloc(AR * sizeof *ar2);
     char *bc = malloc(BC), *s = malloc((size_t)A2A * size), *r = malloc((size_t)A2A * size);

@@ -48,6 +48,7 @@ skiff_pipe_test(integrity_corrupt  corrupt    --end 64k)
 skiff_pipe_test(workload           timing     -q --bidir --workload 3 --end 64k --repeats 20 --trials 2)
 skiff_pipe_test(workload_auto      timing     -q --bidir --async --workload auto --end 64k --repeats 20 --trials 2)
 skiff_pipe_test(integrity_workload integrity  --bidir --workload 1 --end 256k)
+skiff_pipe_test(stream_workload    timing     -q --stream --workload auto --end 64k --repeats 20 --trials 2)
 # Many flows at once (issue 14 §2), 4 ranks. Integrity: every byte of every flow checked, and the
 # count of checked messages per size is every flow of every repeat (4 repeats).
 #                  name                   case       messages  skiff-pipe arguments

@@ -120,6 +120,14 @@ static long stream(struct mpi_ctx *c, size_t bytes, long reps, double *secs)
     long fails = 0;
     double t0 = start(c);
     for (long i = 0; i < reps; i++) {
+        if (c->rank == 0 && c->work) { /* --workload: the sender computes while its message is in flight */
+            MPI_Request sreq;
+            MPI_Isend(send_slot(c, bytes, i), (int)bytes, MPI_BYTE, c->peer, TAG_DATA, c->comm, &sreq);
+            if (c->with_work)
+                pipe_work_do(c->work);
+            MPI_Wait(&sreq, MPI_STATUS_IGNORE);
+            continue;
+        }
         if (c->rank == 0) {
             send_msg(c, bytes, i);
             continue;

@@ -60,8 +60,9 @@ void pipe_usage(FILE *f)
           "                   and per-pair throughput and latency\n"
           "  --pattern P      every rank at once: ring, bisection, alltoall or neighbour2d\n"
           "overlap:\n"
-          "  --workload US    with --bidir or --pattern: US microseconds of calibrated daxpy between\n"
-          "                   each exchange's Isend/Irecv and its Waitall; reports the overlap in %\n"
+          "  --workload US    with --bidir, --stream or --pattern: US microseconds of calibrated daxpy\n"
+          "                   between each Isend/Irecv and its wait (--stream: the sender's only);\n"
+          "                   reports the overlap in %\n"
           "  --workload auto  the same, as long as each size's exchange alone\n"
           "sizes and repeats (B accepts k, m, g suffixes, 1k = 1024):\n"
           "  --start B        smallest size (default 1)\n"
@@ -276,8 +277,8 @@ static int check_combinations(struct pipe_opts *o, unsigned long seen)
         return bad("%s", "--pairs and --pattern exclude each other");
     if (o->pattern && (SEEN(O_STREAM) || SEEN(O_BIDIR) || o->async || o->nocache))
         return bad("%s", "--pattern decides its own exchange: no --stream, --bidir, --async or --nocache");
-    if (SEEN(O_WORKLOAD) && o->mode != PIPE_BIDIR && !o->pattern)
-        return bad("%s", "--workload needs --bidir or --pattern (a nonblocking start and a wait to compute between)");
+    if (SEEN(O_WORKLOAD) && o->mode == PIPE_PINGPONG && !o->pattern)
+        return bad("%s", "--workload needs --bidir, --stream or --pattern (a nonblocking start and a wait to compute between)");
     if (o->quick && !SEEN(O_END))
         o->end = (size_t)MB;
     if (o->quick && !SEEN(O_TRIALS))

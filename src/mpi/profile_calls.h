@@ -123,6 +123,7 @@
     X(MPI_Win_flush_local_all) X(MPI_Win_sync) X(MPI_Rput) X(MPI_Rput_c) X(MPI_Rget) X(MPI_Rget_c)       \
     X(MPI_Raccumulate) X(MPI_Raccumulate_c) X(MPI_Rget_accumulate) X(MPI_Rget_accumulate_c)              \
     X(MPI_Win_post) X(MPI_Win_start) X(MPI_Win_complete) X(MPI_Win_wait) X(MPI_Win_test)                 \
+    X(MPI_Win_create_dynamic) X(MPI_Win_attach) X(MPI_Win_detach)                                        \
     /* datatypes */                                                                                      \
     X(MPI_Type_size) X(MPI_Type_get_name) X(MPI_Type_get_extent) X(MPI_Type_get_true_extent)             \
     X(MPI_Type_extent) X(MPI_Type_lb) X(MPI_Type_ub) X(MPI_Type_commit) X(MPI_Type_free) X(MPI_Type_dup) \

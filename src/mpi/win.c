@@ -27,7 +27,8 @@ static int make(MPI_Comm comm, int flavor, void *base, MPI_Aint size, MPI_Aint d
     if ((rc = skiff_check_comm(comm, &c)) || (rc = skiff_check_intra(c)) || (rc = skiff_check_info(info)) ||
         (rc = skiff_check_ptr(win, "win")))
         return skiff_fail(comm, rc);
-    if (flavor != MPI_WIN_FLAVOR_CREATE && (rc = skiff_check_ptr(baseptr, "baseptr")))
+    int allocates = flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED;
+    if (allocates && (rc = skiff_check_ptr(baseptr, "baseptr")))
         return skiff_fail(comm, rc);
     if (size < 0)
         return skiff_fail(comm, skiff_err(MPI_ERR_SIZE, "invalid window size %lld (must be >= 0)", (long long)size));
@@ -38,7 +39,7 @@ static int make(MPI_Comm comm, int flavor, void *base, MPI_Aint size, MPI_Aint d
     rc = skiff_win_make(c, flavor, base, size, (int)disp_unit, skiff_info_get(info), &got, &w);
     if (rc)
         return skiff_fail(comm, rc);
-    if (flavor != MPI_WIN_FLAVOR_CREATE)
+    if (allocates)
         memcpy(baseptr, &got, sizeof got);
     *win = w->handle;
     return MPI_SUCCESS;
@@ -57,6 +58,50 @@ int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info in
     return make(comm, MPI_WIN_FLAVOR_CREATE, base, size, disp_unit, info, NULL, win);
 }
 SKIFF_ALIAS(MPI_Win_create_c)
+
+/* Dynamic: no memory at first; MPI_Win_attach adds some, and displacements are addresses (MPI_BOTTOM). */
+int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    SKIFF_ENTER(MPI_Win_create_dynamic);
+    return make(comm, MPI_WIN_FLAVOR_DYNAMIC, MPI_BOTTOM, 0, 1, info, NULL, win);
+}
+SKIFF_ALIAS(MPI_Win_create_dynamic)
+
+static int check_dynamic(MPI_Win win, struct skiff_win **w)
+{
+    int rc = check_win(win, w);
+    if (!rc && (*w)->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+        rc = skiff_err(MPI_ERR_RMA_FLAVOR, "the window was not made by MPI_Win_create_dynamic");
+    return rc;
+}
+
+int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+{
+    struct skiff_win *w = NULL;
+    SKIFF_ENTER(MPI_Win_attach);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_dynamic(win, &w);
+    if (!rc && size < 0)
+        rc = skiff_err(MPI_ERR_SIZE, "invalid size %lld (must be >= 0)", (long long)size);
+    if (!rc && !base && size)
+        rc = skiff_err(MPI_ERR_BASE, "base is NULL but size is %lld", (long long)size);
+    if (!rc)
+        rc = skiff_win_attach(w, base, (size_t)size);
+    return rc ? skiff_win_fail(win, rc) : MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Win_attach)
+
+int PMPI_Win_detach(MPI_Win win, const void *base)
+{
+    struct skiff_win *w = NULL;
+    SKIFF_ENTER(MPI_Win_detach);
+    SKIFF_REQUIRE_INIT();
+    int rc = check_dynamic(win, &w);
+    if (!rc)
+        rc = skiff_win_detach(w, base);
+    return rc ? skiff_win_fail(win, rc) : MPI_SUCCESS;
+}
+SKIFF_ALIAS(MPI_Win_detach)
 
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
 {

@@ -50,6 +50,8 @@ static int same_bytes(const char *what, size_t a, const char *other, size_t b)
 static int check_range(const struct skiff_win *w, int target, MPI_Aint disp, size_t count,
                        const struct skiff_type *tt)
 {
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) /* an address at the target, which checks it */
+        return MPI_SUCCESS;
     if (disp < 0)
         return skiff_err(MPI_ERR_DISP, "invalid target_disp %lld (must be >= 0)", (long long)disp);
     if (!count || !tt->size)
@@ -356,9 +358,9 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
                                              lock_type, MPI_LOCK_EXCLUSIVE, MPI_LOCK_SHARED));
     if (rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    if (w->locks[rank] || w->epoch == SKIFF_EPOCH_FENCE)
-        return skiff_win_fail(win, skiff_err(MPI_ERR_RMA_SYNC, "rank %d is already %s", rank,
-                                             w->locks[rank] ? "locked by this process" : "in a fence epoch"));
+    /* A fence followed by no operation opens no epoch (MPI-4.1 12.5.1), so a lock may follow one. */
+    if (w->locks[rank])
+        return skiff_win_fail(win, skiff_err(MPI_ERR_RMA_SYNC, "rank %d is already locked by this process", rank));
     if ((rc = skiff_rma_lock(w, lock_type, rank, assert & MPI_MODE_NOCHECK)))
         return skiff_win_fail(win, rc);
     return MPI_SUCCESS;
@@ -394,8 +396,6 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
     for (int t = 0; t < w->size; t++)
         if (w->locks[t])
             return skiff_win_fail(win, skiff_err(MPI_ERR_RMA_SYNC, "rank %d is already locked", t));
-    if (w->epoch == SKIFF_EPOCH_FENCE)
-        return skiff_win_fail(win, skiff_err(MPI_ERR_RMA_SYNC, "MPI_Win_lock_all inside a fence epoch"));
     for (int t = 0; !rc && t < w->size; t++)
         rc = skiff_rma_lock(w, MPI_LOCK_SHARED, t, assert & MPI_MODE_NOCHECK);
     if (rc)

@@ -159,6 +159,13 @@ static int target_range(const struct skiff_win *w, const struct rma_hdr *h, cons
         lo += span;
     else
         hi += span;
+    if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) { /* start is an address: inside one attached region */
+        for (int i = 0; i < w->nregions; i++)
+            if (start + lo >= (int64_t)w->regions[i].base &&
+                start + hi <= (int64_t)(w->regions[i].base + w->regions[i].bytes))
+                return 1;
+        return 0;
+    }
     return start + lo >= 0 && start + hi <= (int64_t)w->bytes;
 }
 
@@ -276,7 +283,8 @@ static int apply(struct skiff_win *w, struct skiff_rma_in *in)
         ok = h->data == bytes || (h->data == 0 && (MPI_Op)(uintptr_t)h->op == MPI_NO_OP);
     if (ok && h->kind == SKIFF_RMA_CAS)
         ok = h->data == 2 * bytes;
-    char *addr = (char *)w->base + h->disp * (int64_t)w->disp_unit;
+    char *addr = w->flavor == MPI_WIN_FLAVOR_DYNAMIC ? (char *)(uintptr_t)h->disp
+                                                     : (char *)w->base + h->disp * (int64_t)w->disp_unit;
     if (!ok) {
         skiff_error("one-sided: operation %u from rank %d (displacement %lld, %llu elements of %llu bytes) is out "
                     "of this window's %lld bytes or malformed: dropped",
@@ -676,6 +684,30 @@ int skiff_rma_wait(struct skiff_win *w, int block)
     return 1;
 }
 
+int skiff_win_attach(struct skiff_win *w, void *base, size_t bytes)
+{
+    if (w->nregions == w->cap_regions) {
+        int cap = w->cap_regions ? 2 * w->cap_regions : 4;
+        struct skiff_win_region *r = realloc(w->regions, sizeof *r * (size_t)cap);
+        if (!r)
+            return skiff_err(MPI_ERR_NO_MEM, "out of memory attaching region %d", w->nregions + 1);
+        w->regions = r;
+        w->cap_regions = cap;
+    }
+    w->regions[w->nregions++] = (struct skiff_win_region){(uintptr_t)base, bytes};
+    return MPI_SUCCESS;
+}
+
+int skiff_win_detach(struct skiff_win *w, const void *base)
+{
+    for (int i = 0; i < w->nregions; i++)
+        if (w->regions[i].base == (uintptr_t)base) {
+            w->regions[i] = w->regions[--w->nregions];
+            return MPI_SUCCESS;
+        }
+    return skiff_err(MPI_ERR_RMA_ATTACH, "no memory attached at %p (of %d regions attached)", base, w->nregions);
+}
+
 /* ---- making and freeing ---- */
 
 static void release(struct skiff_win *w)
@@ -694,6 +726,7 @@ static void release(struct skiff_win *w)
     free(w->expose);
     free(w->posts);
     free(w->completes);
+    free(w->regions);
     if (w->info)
         skiff_info_free(w->info);
     skiff_eh_release(w->errhandler);
@@ -910,6 +943,7 @@ static void forget(void *obj)
     free(w->expose);
     free(w->posts);
     free(w->completes);
+    free(w->regions);
     if (w->info)
         skiff_info_free(w->info);
     free(w->attrs.v);

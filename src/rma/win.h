@@ -67,6 +67,12 @@ struct skiff_win {
     int *access, naccess;
     int *expose, nexpose;
     unsigned *posts, *completes;
+    /* MPI_WIN_FLAVOR_DYNAMIC: the memory attached (target displacements are its addresses). */
+    struct skiff_win_region {
+        uintptr_t base;
+        size_t bytes;
+    } *regions;
+    int nregions, cap_regions;
     MPI_Win handle;
     struct skiff_win *next;    /* live windows, which the progress hook serves */
 };
@@ -83,6 +89,10 @@ int skiff_win_make(struct skiff_comm *c, int flavor, void *base, MPI_Aint bytes,
 int skiff_win_free(struct skiff_win *w);
 /* MPI_Win_shared_query: rank's part of a shared window (MPI_PROC_NULL: the first part of non-zero size). */
 int skiff_win_shared_query(struct skiff_win *w, int rank, MPI_Aint *size, int *disp_unit, void *baseptr);
+
+/* Dynamic windows: attach and detach memory (an MPI error code). */
+int skiff_win_attach(struct skiff_win *w, void *base, size_t bytes);
+int skiff_win_detach(struct skiff_win *w, const void *base);
 
 /* Applies the window's error handler (or MPI_COMM_WORLD's for a window that is not valid). */
 int skiff_win_fail(MPI_Win h, int rc);

@@ -223,6 +223,23 @@ static int start_group_null(struct bad_ctx *x)
     return done(w, MPI_Win_start(MPI_GROUP_NULL, 0, w));
 }
 
+static int attach_flavor(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_attach(w, x->ibuf2, 4));
+}
+
+static int detach_unknown(struct bad_ctx *x)
+{
+    MPI_Win w = MPI_WIN_NULL;
+    MPI_Errhandler eh;
+    MPI_Win_create_dynamic(MPI_INFO_NULL, x->comm, &w);
+    MPI_Comm_get_errhandler(x->comm, &eh);
+    MPI_Win_set_errhandler(w, eh);
+    MPI_Errhandler_free(&eh);
+    return done(w, MPI_Win_detach(w, x->ibuf2));
+}
+
 static int fence_assert(struct bad_ctx *x)
 {
     MPI_Win w = win_of(x, 0);
@@ -313,6 +330,8 @@ const struct bad_case bad_rma[] = {
     {"complete_no_start", "MPI_Win_complete", MPI_ERR_RMA_SYNC, "MPI_Win_start", complete_no_start},
     {"wait_no_post", "MPI_Win_wait", MPI_ERR_RMA_SYNC, "MPI_Win_post", wait_no_post},
     {"start_group_null", "MPI_Win_start", MPI_ERR_GROUP, "MPI_GROUP_NULL", start_group_null},
+    {"attach_flavor", "MPI_Win_attach", MPI_ERR_RMA_FLAVOR, "MPI_Win_create_dynamic", attach_flavor},
+    {"detach_unknown", "MPI_Win_detach", MPI_ERR_RMA_ATTACH, "no memory attached", detach_unknown},
     {"fence_assert", "MPI_Win_fence", MPI_ERR_ASSERT, "assert 3", fence_assert},
     {"lock_type", "MPI_Win_lock", MPI_ERR_LOCKTYPE, "lock_type 7", lock_type},
     {"lock_assert", "MPI_Win_lock", MPI_ERR_ASSERT, "assert 4096", lock_assert},

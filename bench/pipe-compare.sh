@@ -220,7 +220,12 @@ main() {
         echo "date: $(date -Is)"
         echo "host: $(uname -a)"
         echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-        echo "skiff: $SKIFF_BUILD ($(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo no-commit))"
+        # The commit of the tree skiff was built from (not of this script's checkout).
+        local src
+        src="$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$SKIFF_BUILD/CMakeCache.txt" 2>/dev/null)"
+        echo "skiff: $SKIFF_BUILD (built from ${src:-?} at" \
+            "$(git -C "${src:-/nonexistent}" rev-parse --short HEAD 2>/dev/null || echo 'no git commit')," \
+            "uncommitted changes: $(git -C "${src:-/nonexistent}" status --porcelain 2>/dev/null | wc -l))"
         echo "mpich env: $MPICH_ENV; ompi args: $OMPI_MCA"
         echo "ranks: $NP; rounds: $ROUNDS; cpus: ${CPUS:-all}; skiff-pipe ${QUICK[*]} ${PIPE_ARGS[*]}"
         local l

@@ -11,3 +11,8 @@ skiff_mpi_test(rma_random_seed7     rma_random.c           "3;4"               A
 skiff_mpi_test(rma_req              rma_req.c              "1;2;3;4")
 skiff_mpi_test(rma_pscw             rma_pscw.c             "1;2;3;4")
 skiff_mpi_test(rma_dynamic          rma_dynamic.c          "1;2;3;4")
+# Within a node, Win_allocate windows are reached directly (copies by the origin); one pretend node per
+# rank (SKIFF_NODE_SIZE=1) puts the same programs on the message path the target applies.
+foreach(t rma_acc rma_lock rma_random rma_req rma_pscw)
+  skiff_mpi_test(${t}_msgpath ${t}.c "2;4" ENV SKIFF_NODE_SIZE=1)
+endforeach()

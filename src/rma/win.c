@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -28,6 +29,7 @@
 #include "core/progress.h"
 #include "core/pt2pt.h"
 #include "core/request.h"
+#include "util/arch.h"
 #include "util/log.h"
 
 #define OP_TAG 0
@@ -104,9 +106,29 @@ int skiff_win_fail(MPI_Win h, int rc)
 
 int skiff_rma_path(const struct skiff_win *w, int target)
 {
-    (void)w;
     (void)target;
-    return SKIFF_RMA_PATH_MESSAGE;
+    return w->direct ? SKIFF_RMA_PATH_DIRECT : SKIFF_RMA_PATH_MESSAGE;
+}
+
+/* The direct path's accumulate lock: the first word of the segment (zero, free, when it is made). A
+ * holder keeps it for one operation's copy and combine; waiters yield after a short spin. */
+static void seg_lock(struct skiff_win *w)
+{
+    atomic_int *l = w->seg;
+    unsigned spins = 0;
+    int expect = 0;
+    while (!atomic_compare_exchange_weak_explicit(l, &expect, 1, memory_order_acquire, memory_order_relaxed)) {
+        expect = 0;
+        if (++spins > 64)
+            sched_yield();
+        else
+            skiff_cpu_relax();
+    }
+}
+
+static void seg_unlock(struct skiff_win *w)
+{
+    atomic_store_explicit((atomic_int *)w->seg, 0, memory_order_release);
 }
 
 /* ---- target side ---- */
@@ -436,6 +458,53 @@ static int rma_progress(void)
     return n;
 }
 
+/* The direct path: the origin applies h (as built for the message) to the target's part of the segment
+ * itself; the result of a get lands in the origin's buffer at once. Accumulates hold the window's lock. */
+static int direct(struct skiff_win *w, const struct skiff_rma_op *op, const struct rma_hdr *h)
+{
+    const struct rma_blk *b = (const struct rma_blk *)(h + 1);
+    const char *data = (const char *)(b + h->nblocks);
+    char *addr = (char *)w->seg + w->offsets[op->target] + h->disp * (int64_t)w->units[op->target];
+    size_t bytes = (size_t)(h->count * h->tsize);
+    int locked = h->kind == SKIFF_RMA_ACC || h->kind == SKIFF_RMA_GACC || h->kind == SKIFF_RMA_CAS;
+    const struct skiff_type *bt = skiff_type_get((MPI_Datatype)(uintptr_t)h->basic);
+    char *cur = NULL;
+    if (h->kind != SKIFF_RMA_PUT && !(cur = malloc(bytes + 1)))
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory for %zu bytes of a one-sided operation", bytes);
+    if (locked)
+        seg_lock(w);
+    if (cur)
+        gather(addr, h, b, cur);
+    switch (h->kind) {
+    case SKIFF_RMA_PUT:
+        scatter(addr, h, b, data);
+        break;
+    case SKIFF_RMA_GET:
+        skiff_type_unpack(cur, bytes, (void *)(uintptr_t)op->oaddr, op->ocount, op->ot);
+        break;
+    case SKIFF_RMA_ACC:
+        if (combine(op->op, (MPI_Datatype)(uintptr_t)h->basic, bt, data, cur, bytes) == 0)
+            scatter(addr, h, b, cur);
+        break;
+    case SKIFF_RMA_GACC:
+        skiff_type_unpack(cur, bytes, op->raddr, op->rcount, op->rt);
+        if (h->data && combine(op->op, (MPI_Datatype)(uintptr_t)h->basic, bt, data, cur, bytes) == 0)
+            scatter(addr, h, b, cur);
+        break;
+    case SKIFF_RMA_CAS:
+        skiff_type_unpack(cur, bytes, op->raddr, op->rcount, op->rt);
+        if (memcmp(cur, data + bytes, bytes) == 0)
+            scatter(addr, h, b, data);
+        break;
+    default:
+        break;
+    }
+    if (locked)
+        seg_unlock(w);
+    free(cur);
+    return MPI_SUCCESS;
+}
+
 /* ---- origin side ---- */
 
 static int next_tag(struct skiff_win *w)
@@ -537,6 +606,13 @@ int skiff_rma_issue(struct skiff_win *w, const struct skiff_rma_op *op)
         skiff_type_pack(op->oaddr, op->ocount, op->ot, d);
     }
     int rc = MPI_SUCCESS;
+    if (skiff_rma_path(w, op->target) == SKIFF_RMA_PATH_DIRECT) {
+        rc = direct(w, op, h);
+        free(h);
+        if (!rc && op->user)
+            skiff_req_complete(op->user);
+        return rc;
+    }
     if (op->kind == SKIFF_RMA_GET)
         rc = expect_reply(w, op->target, h->reply = next_tag(w), (void *)(uintptr_t)op->oaddr, op->ocount, op->ot,
                           tbytes);
@@ -571,6 +647,7 @@ static void wait_outs(struct skiff_win *w, int target)
 int skiff_rma_fence(struct skiff_win *w, int assert)
 {
     uint64_t expect = 0;
+    atomic_thread_fence(memory_order_seq_cst); /* direct stores before the others may read them */
     size_t *ones = malloc(sizeof *ones * (size_t)w->size);
     if (!ones)
         return skiff_err(MPI_ERR_NO_MEM, "out of memory for a fence over %d processes", w->size);
@@ -585,6 +662,7 @@ int skiff_rma_fence(struct skiff_win *w, int assert)
         skiff_wait_step(&wt);
     if ((rc = skiff_coll_barrier(w->comm, NULL)))
         return rc;
+    atomic_thread_fence(memory_order_seq_cst);
     w->epoch = assert & MPI_MODE_NOSUCCEED ? SKIFF_EPOCH_NONE : SKIFF_EPOCH_FENCE;
     return MPI_SUCCESS;
 }
@@ -596,14 +674,17 @@ int skiff_rma_lock(struct skiff_win *w, int type, int target, int nocheck)
     if (rc)
         return rc;
     w->locks[target] = type | (nocheck ? SKIFF_LOCK_NOCHECK : 0);
-    /* Local loads and stores in an epoch on our own window need the lock held. */
-    if (target == w->rank)
+    /* Local loads and stores in an epoch on our own window need the lock held, and so do the direct
+     * path's copies, which do not queue behind the lock at the target: wait for the grant then. */
+    if (target == w->rank || (w->direct && !nocheck))
         wait_outs(w, target);
+    atomic_thread_fence(memory_order_seq_cst);
     return MPI_SUCCESS;
 }
 
 int skiff_rma_unlock(struct skiff_win *w, int target)
 {
+    atomic_thread_fence(memory_order_seq_cst);
     int rc = control(w, w->locks[target] & SKIFF_LOCK_NOCHECK ? SKIFF_RMA_FLUSH : SKIFF_RMA_UNLOCK, 0, target);
     if (rc)
         return rc;
@@ -615,6 +696,7 @@ int skiff_rma_unlock(struct skiff_win *w, int target)
 int skiff_rma_flush(struct skiff_win *w, int target)
 {
     int rc = MPI_SUCCESS;
+    atomic_thread_fence(memory_order_seq_cst);
     for (int t = target < 0 ? 0 : target; !rc && t < (target < 0 ? w->size : target + 1); t++)
         if (w->locks[t] || target >= 0)
             rc = control(w, SKIFF_RMA_FLUSH, 0, t);
@@ -654,6 +736,7 @@ int skiff_rma_start(struct skiff_win *w, const int *ranks, int n, int nocheck)
 int skiff_rma_complete(struct skiff_win *w)
 {
     int rc = MPI_SUCCESS;
+    atomic_thread_fence(memory_order_seq_cst);
     for (int i = 0; !rc && i < w->naccess; i++)
         rc = control(w, SKIFF_RMA_COMPLETE, 0, w->access[i]);
     wait_outs(w, -1); /* gets have their data, sends have left */
@@ -681,6 +764,7 @@ int skiff_rma_wait(struct skiff_win *w, int block)
     for (int i = 0; i < w->nexpose; i++)
         w->completes[w->expose[i]]--;
     w->nexpose = -1;
+    atomic_thread_fence(memory_order_seq_cst);
     return 1;
 }
 
@@ -751,6 +835,7 @@ static int map_shared(struct skiff_win *w)
     size_t total = 0;
     if (!(w->offsets = malloc(sizeof *w->offsets * (size_t)w->size)))
         return skiff_err(MPI_ERR_NO_MEM, "out of memory for a shared window of %d processes", w->size);
+    total = SEG_ALIGN; /* the window's accumulate lock, on a line of its own */
     for (int r = 0; r < w->size; r++) {
         w->offsets[r] = (MPI_Aint)total;
         total += ((size_t)w->sizes[r] + SEG_ALIGN - 1) / SEG_ALIGN * SEG_ALIGN;
@@ -795,7 +880,7 @@ static int map_shared(struct skiff_win *w)
     if (any)
         return skiff_err(MPI_ERR_NO_MEM, "could not map the shared segment of %zu bytes%s%s", total,
                          bad ? ": " : " on another rank", bad ? strerror(err ? err : EIO) : "");
-    w->base = total ? (char *)w->seg + w->offsets[w->rank] : NULL;
+    w->base = (char *)w->seg + w->offsets[w->rank];
     return MPI_SUCCESS;
 }
 
@@ -838,7 +923,11 @@ int skiff_win_make(struct skiff_comm *c, int flavor, void *base, MPI_Aint bytes,
         !w->access || !w->expose || !w->posts || !w->completes)
         rc = skiff_err(MPI_ERR_NO_MEM, "out of memory for a window over %d processes", w->size);
     /* Every process takes part in the collectives below, even one that failed, so none waits forever. */
-    if (flavor == MPI_WIN_FLAVOR_ALLOCATE && !rc) {
+    /* Every process on one node: Win_allocate's memory is a shared segment too, reached directly. */
+    int one_node = 1;
+    for (int r = 1; r < w->size && one_node; r++)
+        one_node = skiff_node_of(skiff_comm_world_rank(w->comm, r)) == skiff_node_of(skiff_comm_world_rank(w->comm, 0));
+    if (flavor == MPI_WIN_FLAVOR_ALLOCATE && !one_node && !rc) {
         size_t b = ((size_t)bytes + SEG_ALIGN - 1) / SEG_ALIGN * SEG_ALIGN;
         if (!(w->owned = aligned_alloc(SEG_ALIGN, b ? b : SEG_ALIGN)))
             rc = skiff_err(MPI_ERR_NO_MEM, "out of memory allocating a window of %lld bytes", (long long)bytes);
@@ -861,7 +950,10 @@ int skiff_win_make(struct skiff_comm *c, int flavor, void *base, MPI_Aint bytes,
                                "MPI_COMM_TYPE_SHARED first)", r);
         if (!rc)
             rc = map_shared(w);
+    } else if (!rc && flavor == MPI_WIN_FLAVOR_ALLOCATE && one_node) {
+        rc = map_shared(w);
     }
+    w->direct = !rc && w->seg != NULL;
     if (rc) {
         skiff_comm_free(w->comm);
         release(w);
@@ -916,7 +1008,7 @@ int skiff_win_shared_query(struct skiff_win *w, int rank, MPI_Aint *size, int *d
     }
     *size = w->sizes[rank];
     *disp_unit = w->units[rank];
-    void *p = w->seg && w->sizes[rank] ? (char *)w->seg + w->offsets[rank] : NULL;
+    void *p = w->seg ? (char *)w->seg + w->offsets[rank] : NULL;
     memcpy(baseptr, &p, sizeof p);
     return MPI_SUCCESS;
 }

@@ -33,10 +33,12 @@ struct skiff_win {
     int disp_unit;
     MPI_Aint *sizes;           /* every rank's size ... */
     int *units;                /* ... and displacement unit (one allgather at creation) */
-    MPI_Aint *offsets;         /* MPI_WIN_FLAVOR_SHARED: where each rank's part starts in the segment */
-    void *seg;                 /* MPI_WIN_FLAVOR_SHARED: the segment as this process maps it */
+    MPI_Aint *offsets;         /* where each rank's part starts in the segment */
+    void *seg;                 /* SHARED, and ALLOCATE on one node: the segment as this process maps it (its
+                                * first line the accumulate lock) */
     size_t seg_bytes;
-    void *owned;               /* MPI_WIN_FLAVOR_ALLOCATE: the memory the window allocated */
+    void *owned;               /* MPI_WIN_FLAVOR_ALLOCATE across nodes: the memory the window allocated */
+    int direct;                /* every part is in seg: operations are copies by the origin */
     MPI_Errhandler errhandler; /* MPI_ERRORS_ARE_FATAL unless set */
     char name[MPI_MAX_OBJECT_NAME];
     struct skiff_attrs attrs;
@@ -150,7 +152,7 @@ int skiff_rma_complete(struct skiff_win *w);
 int skiff_rma_wait(struct skiff_win *w, int block);
 
 /* How an operation reaches a target: the one place per-transport capabilities will decide. */
-enum skiff_rma_path_kind { SKIFF_RMA_PATH_MESSAGE = 0 };
+enum skiff_rma_path_kind { SKIFF_RMA_PATH_MESSAGE = 0, SKIFF_RMA_PATH_DIRECT };
 int skiff_rma_path(const struct skiff_win *w, int target);
 
 /* MPI_Finalize: windows the program never freed are forgotten (their memory released). */

@@ -65,3 +65,15 @@ foreach(variant shm tcp nodes)
 endforeach()
 set_tests_properties(replay_complete_tcp PROPERTIES ENVIRONMENT "SKIFF_TRANSPORTS=tcp")
 set_tests_properties(replay_complete_nodes PROPERTIES ENVIRONMENT "SKIFF_NODE_SIZE=2")
+
+# The same across two emulated hosts (tests/cluster/cluster.sh: network namespaces; skipped, 77, without
+# root or namespaces): 2 + 2 ranks, each rank writing its file from its own host; the trace records two
+# nodes and the replay completes with messages between them.
+set(dir ${SKIFF_TRACE_BIN}/trace_cluster)
+file(MAKE_DIRECTORY ${dir})
+add_test(NAME trace_cluster
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cluster/cluster.sh sktr ${SKIFF_PYTHON3} ${SKIFF_TRACE_SRC}/check_complete.py
+          ${SKIFF_MPIEXEC} $<TARGET_FILE:trace_coll_mix> 4 ${dir} $<TARGET_FILE:skiff-replay>
+  WORKING_DIRECTORY ${dir})
+set_tests_properties(trace_cluster PROPERTIES TIMEOUT 300 PROCESSORS 2 LABELS "mpi;tcp;cluster;trace;replay"
+  SKIP_RETURN_CODE 77 FAIL_REGULAR_EXPRESSION "FAIL")

@@ -77,3 +77,10 @@ add_test(NAME trace_cluster
   WORKING_DIRECTORY ${dir})
 set_tests_properties(trace_cluster PROPERTIES TIMEOUT 300 PROCESSORS 2 LABELS "mpi;tcp;cluster;trace;replay"
   SKIP_RETURN_CODE 77 FAIL_REGULAR_EXPRESSION "FAIL")
+
+# The profiler and the tracer together (one span, one flag): the profile's counts are still exactly the
+# program's calls (tests/profile/check_profile.py), with the trace written beside the report.
+if(COMMAND skiff_profile_check)
+  skiff_profile_check(profile_counts_traced_np3 counts profile_prof_calls 3 ENV SKIFF_TRACE=1
+    SKIFF_TRACE_FILE=${CMAKE_CURRENT_BINARY_DIR}/profile/profile_counts_traced_np3/trace)
+endif()

@@ -16,3 +16,5 @@ skiff_mpi_test(rma_dynamic          rma_dynamic.c          "1;2;3;4")
 foreach(t rma_acc rma_lock rma_random rma_req rma_pscw)
   skiff_mpi_test(${t}_msgpath ${t}.c "2;4" ENV SKIFF_NODE_SIZE=1)
 endforeach()
+# A target computing outside MPI does not hold up lock/accumulate/unlock on a shared window.
+skiff_mpi_test(rma_passive          rma_passive.c          "1;2;3;4")

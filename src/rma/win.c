@@ -131,6 +131,39 @@ static void seg_unlock(struct skiff_win *w)
     atomic_store_explicit((atomic_int *)w->seg, 0, memory_order_release);
 }
 
+/* Passive target on the direct path: rank t's lock is a word in the segment (0 free, -1 held exclusively,
+ * n > 0 held shared by n), taken and given back by the origins alone, so a target that computes outside
+ * MPI holds nobody up. A waiter keeps the progress engine going and yields between tries. */
+static atomic_int *lock_word(struct skiff_win *w, int t)
+{
+    return (atomic_int *)((char *)w->seg + SEG_ALIGN) + t;
+}
+
+static void word_lock(struct skiff_win *w, int t, int type)
+{
+    atomic_int *l = lock_word(w, t);
+    for (;;) {
+        int v = atomic_load_explicit(l, memory_order_relaxed);
+        if (type == MPI_LOCK_EXCLUSIVE ? v == 0 : v >= 0) {
+            if (atomic_compare_exchange_weak_explicit(l, &v, type == MPI_LOCK_EXCLUSIVE ? -1 : v + 1,
+                                                      memory_order_acquire, memory_order_relaxed))
+                return;
+            continue;
+        }
+        skiff_progress();
+        sched_yield();
+    }
+}
+
+static void word_unlock(struct skiff_win *w, int t)
+{
+    atomic_int *l = lock_word(w, t);
+    if (atomic_load_explicit(l, memory_order_relaxed) < 0)
+        atomic_store_explicit(l, 0, memory_order_release);
+    else
+        atomic_fetch_sub_explicit(l, 1, memory_order_release);
+}
+
 /* ---- target side ---- */
 
 static void add_out(struct skiff_rma_out **list, struct skiff_request *req, void *tmp, void *buf, size_t count,
@@ -669,14 +702,19 @@ int skiff_rma_fence(struct skiff_win *w, int assert)
 
 int skiff_rma_lock(struct skiff_win *w, int type, int target, int nocheck)
 {
+    if (w->direct) {
+        if (!nocheck)
+            word_lock(w, target, type);
+        w->locks[target] = type | (nocheck ? SKIFF_LOCK_NOCHECK : 0);
+        return MPI_SUCCESS;
+    }
     /* With MPI_MODE_NOCHECK the program promises no conflicting lock: nothing is asked of the target. */
     int rc = nocheck ? MPI_SUCCESS : control(w, SKIFF_RMA_LOCK, type, target);
     if (rc)
         return rc;
     w->locks[target] = type | (nocheck ? SKIFF_LOCK_NOCHECK : 0);
-    /* Local loads and stores in an epoch on our own window need the lock held, and so do the direct
-     * path's copies, which do not queue behind the lock at the target: wait for the grant then. */
-    if (target == w->rank || (w->direct && !nocheck))
+    /* Local loads and stores in an epoch on our own window need the lock held. */
+    if (target == w->rank)
         wait_outs(w, target);
     atomic_thread_fence(memory_order_seq_cst);
     return MPI_SUCCESS;
@@ -685,6 +723,12 @@ int skiff_rma_lock(struct skiff_win *w, int type, int target, int nocheck)
 int skiff_rma_unlock(struct skiff_win *w, int target)
 {
     atomic_thread_fence(memory_order_seq_cst);
+    if (w->direct) { /* every operation is complete already */
+        if (!(w->locks[target] & SKIFF_LOCK_NOCHECK))
+            word_unlock(w, target);
+        w->locks[target] = 0;
+        return MPI_SUCCESS;
+    }
     int rc = control(w, w->locks[target] & SKIFF_LOCK_NOCHECK ? SKIFF_RMA_FLUSH : SKIFF_RMA_UNLOCK, 0, target);
     if (rc)
         return rc;
@@ -697,6 +741,8 @@ int skiff_rma_flush(struct skiff_win *w, int target)
 {
     int rc = MPI_SUCCESS;
     atomic_thread_fence(memory_order_seq_cst);
+    if (w->direct)
+        return MPI_SUCCESS;
     for (int t = target < 0 ? 0 : target; !rc && t < (target < 0 ? w->size : target + 1); t++)
         if (w->locks[t] || target >= 0)
             rc = control(w, SKIFF_RMA_FLUSH, 0, t);
@@ -835,7 +881,8 @@ static int map_shared(struct skiff_win *w)
     size_t total = 0;
     if (!(w->offsets = malloc(sizeof *w->offsets * (size_t)w->size)))
         return skiff_err(MPI_ERR_NO_MEM, "out of memory for a shared window of %d processes", w->size);
-    total = SEG_ALIGN; /* the window's accumulate lock, on a line of its own */
+    /* The window's accumulate lock on a line of its own, then each rank's passive-target lock word. */
+    total = SEG_ALIGN + ((size_t)w->size * sizeof(atomic_int) + SEG_ALIGN - 1) / SEG_ALIGN * SEG_ALIGN;
     for (int r = 0; r < w->size; r++) {
         w->offsets[r] = (MPI_Aint)total;
         total += ((size_t)w->sizes[r] + SEG_ALIGN - 1) / SEG_ALIGN * SEG_ALIGN;

@@ -56,9 +56,10 @@ int main(int argc, char **argv)
     MPI_Get_address(c, &mine[0]);
     CHECK_MPI(MPI_Allgather(mine, 2, MPI_AINT, all, 2, MPI_AINT, MPI_COMM_WORLD));
     CHECK_MPI(MPI_Win_lock_all(0, win));
-    for (int t = 0; t < size; t++)
-        CHECK_MPI(MPI_Accumulate(&one, 1, MPI_INT, t, MPI_Aint_add(all[2 * t], (MPI_Aint)(rank % N) * (MPI_Aint)sizeof(int)), 1,
-                                 MPI_INT, MPI_SUM, win));
+    for (int t = 0; t < size; t++) {
+        MPI_Aint at = MPI_Aint_add(all[2 * t], (MPI_Aint)(rank % N) * (MPI_Aint)sizeof(int));
+        CHECK_MPI(MPI_Accumulate(&one, 1, MPI_INT, t, at, 1, MPI_INT, MPI_SUM, win));
+    }
     CHECK_MPI(MPI_Win_unlock_all(win));
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, win));

@@ -18,7 +18,10 @@
 # parameters used are the least disturbed (minimum) rtt, o_s, o_r and g of the three and the median G,
 # with L and o derived from them (each run's own are in fan.<k>.out).
 #
-# Usage: bench/replay-validate.sh [-r RATES] [-n RUNS] [-b BURST]   (default -r 10mbit,50mbit -n 3 -b 4kb)
+# With -p 2, 2 ranks per host (4 in all; recorded with SKIFF_NODE_SIZE=2): pairs within a host use shared
+# memory, whose parameters skiff-fan measures with both ranks on one emulated host (fan-intra.out).
+#
+# Usage: bench/replay-validate.sh [-r RATES] [-n RUNS] [-b BURST] [-p PPN]   (default -r 10mbit,50mbit -n 3 -b 4kb -p 1)
 # Environment: SKIFF_BUILD (default <repo>/build), OUT (default /tmp/skiff-replay-validate), SKIFF_SPIN (passed
 # to every run when set: SKIFF_SPIN=0 keeps waiting ranks from taking the CPUs the emulated hosts' kernel
 # needs to move their packets, which on 2 vCPUs made skiff-cg 5x slower at 10 Mbit/s)
@@ -30,14 +33,16 @@ bin=$build/bin
 rates=10mbit,50mbit
 runs=3
 burst=4kb
+ppn=1
 if [ "${1:-}" = --inner ]; then
     inner=1
     shift
 else
     inner=0
 fi
-while getopts r:n:b: o; do
+while getopts r:n:b:p: o; do
     case $o in
+    p) ppn=$OPTARG ;;
     r) rates=$OPTARG ;;
     n) runs=$OPTARG ;;
     b) burst=$OPTARG ;;
@@ -78,10 +83,15 @@ if [ "$inner" = 1 ]; then
         ip netns exec "$h" tc qdisc replace dev eth1 root tbf rate "$rate" burst "$burst" latency 50ms
         tc qdisc replace dev "skrv-${h##*-h}-1" root tbf rate "$rate" burst "$burst" latency 50ms
     done
-    run=("$bin/mpiexec" --hosts "$HOSTS" --launcher-template 'ip netns exec {host}' -n 2 --timeout 600)
+    run=("$bin/mpiexec" --hosts "$HOSTS" --launcher-template 'ip netns exec {host}' --timeout 600)
     [ -z "${SKIFF_SPIN:-}" ] || run+=(-x SKIFF_SPIN="$SKIFF_SPIN")
+    if [ "$ppn" -gt 1 ]; then
+        intra=("$bin/mpiexec" --hosts "${HOSTS%%,*}:2" --launcher-template 'ip netns exec {host}' -n 2 --timeout 600)
+        [ -z "${SKIFF_SPIN:-}" ] || intra+=(-x SKIFF_SPIN="$SKIFF_SPIN")
+        "${intra[@]}" "$bin/skiff-fan" --quick -q -o "$dir/fan-intra.out"
+    fi
     for k in 1 2 3; do
-        "${run[@]}" "$bin/skiff-fan" --quick -q -o "$dir/fan.$k.out"
+        "${run[@]}" -ppn 1 -n 2 "$bin/skiff-fan" --quick -q -o "$dir/fan.$k.out"
     done
     python3 - "$dir" <<'EOF'
 import statistics, sys
@@ -109,7 +119,7 @@ EOF
         cmd=${p#*|}
         for i in $(seq 1 "$runs"); do
             # shellcheck disable=SC2086
-            "${run[@]}" -x SKIFF_TRACE=1 -x SKIFF_TRACE_FILE="$dir/$name.run$i" $cmd >"$dir/$name.run$i.out" 2>&1
+            "${run[@]}" -ppn "$ppn" -n $((2 * ppn)) -x SKIFF_TRACE=1 -x SKIFF_TRACE_FILE="$dir/$name.run$i" $cmd >"$dir/$name.run$i.out" 2>&1
         done
     done
     exit 0
@@ -125,12 +135,12 @@ for p in "${progs[@]}"; do
     cmd=${p#*|}
     for i in $(seq 1 "$runs"); do
         # shellcheck disable=SC2086
-        SKIFF_NODE_SIZE=1 SKIFF_TRACE=1 SKIFF_TRACE_FILE="$out/local/$name.rec$i" "$bin/mpiexec" -n 2 $cmd \
+        SKIFF_NODE_SIZE=$ppn SKIFF_TRACE=1 SKIFF_TRACE_FILE="$out/local/$name.rec$i" "$bin/mpiexec" -n $((2 * ppn)) $cmd \
             >"$out/local/$name.rec$i.out" 2>&1
     done
 done
 for rate in ${rates//,/ }; do
-    "$repo/tests/cluster/cluster.sh" -r "$rate" -l 1 skrv "$0" --inner -n "$runs" -b "$burst" "$rate" >/dev/null ||
+    "$repo/tests/cluster/cluster.sh" -r "$rate" -l 1 skrv "$0" --inner -n "$runs" -b "$burst" -p "$ppn" "$rate" >/dev/null ||
         { echo "cluster run at $rate failed" >&2; exit 1; }
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -139,15 +149,17 @@ printf "%-9s %-7s %11s %11s %8s %11s %11s %8s %11s %8s\n" program link pred_medi
     pred_min meas_min error self_pred error
 for rate in ${rates//,/ }; do
     dir=$out/$rate
+    params=(--params "$dir/fan.out")
+    [ "$ppn" -le 1 ] || params+=(--params "intra=$dir/fan-intra.out")
     for p in "${progs[@]}"; do
         name=${p%%|*}
         pred="" meas="" self=""
         for i in $(seq 1 "$runs"); do
-            pred+=" $("$bin/skiff-replay" "$out/local/$name.rec$i" --params "$dir/fan.out" -q |
+            pred+=" $("$bin/skiff-replay" "$out/local/$name.rec$i" "${params[@]}" -q |
                 awk '/^predicted/ {print $2}')"
             meas+=" $(wall_of "$dir/$name.run$i")"
             # The cluster run's own trace replayed: the model's error without the move between machines.
-            self+=" $("$bin/skiff-replay" "$dir/$name.run$i" --params "$dir/fan.out" -q | awk '/^predicted/ {print $2}')"
+            self+=" $("$bin/skiff-replay" "$dir/$name.run$i" "${params[@]}" -q | awk '/^predicted/ {print $2}')"
         done
         pm=$(echo "$pred" | median)
         mm=$(echo "$meas" | median)

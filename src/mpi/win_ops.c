@@ -422,6 +422,15 @@ int PMPI_Win_unlock_all(MPI_Win win)
 }
 SKIFF_ALIAS(MPI_Win_unlock_all)
 
+/* Whether this process holds any passive-target lock on w: the _all flushes need one, as in MPICH. */
+static int holds_lock(const struct skiff_win *w)
+{
+    for (int r = 0; r < w->size; r++)
+        if (w->locks[r])
+            return 1;
+    return w->lock_all;
+}
+
 /* Flush and flush_local are one: an operation is complete at the origin only when the target has it. */
 static int flush(MPI_Win win, int rank, int all)
 {
@@ -434,6 +443,9 @@ static int flush(MPI_Win win, int rank, int all)
         rank = -1;
     else if (rank == MPI_PROC_NULL)
         return MPI_SUCCESS;
+    if (all && !holds_lock(w))
+        return skiff_win_fail(win, skiff_err(MPI_ERR_RMA_SYNC, "no passive target epoch: flushing all targets "
+                                                               "needs MPI_Win_lock or MPI_Win_lock_all first"));
     if (rank >= 0 && !w->locks[rank])
         return skiff_win_fail(win, skiff_err(MPI_ERR_RMA_SYNC, "rank %d is not locked: flush needs a passive "
                                                                "target epoch", rank));

@@ -1224,6 +1224,71 @@ static int reduce_scatter_block_init_aliased(struct bad_ctx *x)
     return MPI_Reduce_scatter_block_init(x->ibuf, x->ibuf, 1, MPI_INT, MPI_SUM, x->comm, MPI_INFO_NULL, &x->req);
 }
 
+static int barrier_init_comm_null(struct bad_ctx *x)
+{
+    return MPI_Barrier_init(MPI_COMM_NULL, MPI_INFO_NULL, &x->req);
+}
+
+static int reduce_init_root_negative(struct bad_ctx *x)
+{
+    return MPI_Reduce_init(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_SUM, -5, x->comm, MPI_INFO_NULL, &x->req);
+}
+
+static int allgather_init_count_negative(struct bad_ctx *x)
+{
+    return MPI_Allgather_init(x->ibuf, -3, MPI_INT, x->ibuf2, 1, MPI_INT, x->comm, MPI_INFO_NULL, &x->req);
+}
+
+static int allgatherv_init_recvcount_negative(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Allgatherv_init(x->ibuf, 1, MPI_INT, x->ibuf2, counts_of(counts, -3), displs_of(displs), MPI_INT,
+                               x->comm, MPI_INFO_NULL, &x->req);
+}
+
+static int alltoall_init_sendtype_null(struct bad_ctx *x)
+{
+    return MPI_Alltoall_init(x->ibuf, 1, MPI_DATATYPE_NULL, x->ibuf2, 1, MPI_INT, x->comm, MPI_INFO_NULL, &x->req);
+}
+
+static int alltoallv_init_sendcount_negative(struct bad_ctx *x)
+{
+    int counts[64], rcounts[64], displs[64];
+    return MPI_Alltoallv_init(x->ibuf, counts_of(counts, -3), displs_of(displs), MPI_INT, x->ibuf2,
+                              counts_of(rcounts, 1), displs, MPI_INT, x->comm, MPI_INFO_NULL, &x->req);
+}
+
+static int exscan_init_op_null(struct bad_ctx *x)
+{
+    return MPI_Exscan_init(x->ibuf, x->ibuf2, 1, MPI_INT, MPI_OP_NULL, x->comm, MPI_INFO_NULL, &x->req);
+}
+
+static int gatherv_init_root_high(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Gatherv_init(x->ibuf, 1, MPI_INT, x->ibuf2, counts_of(counts, 1), displs_of(displs), MPI_INT, 77,
+                            x->comm, MPI_INFO_NULL, &x->req);
+}
+
+static int reduce_scatter_init_op_null(struct bad_ctx *x)
+{
+    int counts[64];
+    return MPI_Reduce_scatter_init(x->ibuf, x->ibuf2, counts_of(counts, 1), MPI_INT, MPI_OP_NULL, x->comm,
+                                   MPI_INFO_NULL, &x->req);
+}
+
+static int scatter_init_root_high(struct bad_ctx *x)
+{
+    return MPI_Scatter_init(x->ibuf, 1, MPI_INT, x->ibuf2, 1, MPI_INT, 77, x->comm, MPI_INFO_NULL, &x->req);
+}
+
+static int scatterv_init_root_negative(struct bad_ctx *x)
+{
+    int counts[64], displs[64];
+    return MPI_Scatterv_init(x->ibuf, counts_of(counts, 1), displs_of(displs), MPI_INT, x->ibuf2, 1, MPI_INT, -5,
+                             x->comm, MPI_INFO_NULL, &x->req);
+}
+
 #define ALIASED "the same address"
 #define IN_PLACE(buf) buf " is MPI_IN_PLACE"
 #define ROOT_IN_PLACE(buf, other) buf " cannot be MPI_IN_PLACE; at the root pass MPI_IN_PLACE as " other
@@ -1497,5 +1562,21 @@ const struct bad_case bad_coll[] = {
     {"scan_init_count_negative", "MPI_Scan_init", MPI_ERR_COUNT, "invalid count -3", scan_init_count_negative},
     {"reduce_scatter_block_init_aliased", "MPI_Reduce_scatter_block_init", MPI_ERR_BUFFER, ALIASED,
      reduce_scatter_block_init_aliased},
+    {"barrier_init_comm_null", "MPI_Barrier_init", MPI_ERR_COMM, "MPI_COMM_NULL", barrier_init_comm_null},
+    {"reduce_init_root_negative", "MPI_Reduce_init", MPI_ERR_ROOT, "invalid root -5", reduce_init_root_negative},
+    {"allgather_init_count_negative", "MPI_Allgather_init", MPI_ERR_COUNT, "invalid count -3",
+     allgather_init_count_negative},
+    {"allgatherv_init_recvcount_negative", "MPI_Allgatherv_init", MPI_ERR_COUNT, "invalid recvcounts[0] = -3",
+     allgatherv_init_recvcount_negative},
+    {"alltoall_init_sendtype_null", "MPI_Alltoall_init", MPI_ERR_TYPE, "MPI_DATATYPE_NULL",
+     alltoall_init_sendtype_null},
+    {"alltoallv_init_sendcount_negative", "MPI_Alltoallv_init", MPI_ERR_COUNT, "invalid sendcounts[0] = -3",
+     alltoallv_init_sendcount_negative},
+    {"exscan_init_op_null", "MPI_Exscan_init", MPI_ERR_OP, "MPI_OP_NULL", exscan_init_op_null},
+    {"gatherv_init_root_high", "MPI_Gatherv_init", MPI_ERR_ROOT, "invalid root 77", gatherv_init_root_high},
+    {"reduce_scatter_init_op_null", "MPI_Reduce_scatter_init", MPI_ERR_OP, "MPI_OP_NULL", reduce_scatter_init_op_null},
+    {"scatter_init_root_high", "MPI_Scatter_init", MPI_ERR_ROOT, "invalid root 77", scatter_init_root_high},
+    {"scatterv_init_root_negative", "MPI_Scatterv_init", MPI_ERR_ROOT, "invalid root -5",
+     scatterv_init_root_negative},
     {0},
 };

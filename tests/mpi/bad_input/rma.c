@@ -295,6 +295,136 @@ static int win_free_keyval_predefined(struct bad_ctx *x)
     return MPI_Win_free_keyval(&k);
 }
 
+static int win_call_errhandler_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Win_call_errhandler(MPI_WIN_NULL, MPI_ERR_OTHER);
+}
+
+static int win_create_dynamic_comm(struct bad_ctx *x)
+{
+    MPI_Win w;
+    (void)x;
+    return MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_NULL, &w);
+}
+
+static int win_create_errhandler_fn(struct bad_ctx *x)
+{
+    MPI_Errhandler eh;
+    (void)x;
+    return MPI_Win_create_errhandler(NULL, &eh);
+}
+
+static int win_create_keyval_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, NULL, NULL);
+}
+
+static int win_delete_attr_predefined(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_delete_attr(w, MPI_WIN_BASE));
+}
+
+static int flush_all_not_locked(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_flush_all(w));
+}
+
+static int flush_local_rank(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_flush_local(99, w));
+}
+
+static int flush_local_all_not_locked(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_flush_local_all(w));
+}
+
+static int win_get_errhandler_null(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_get_errhandler(w, NULL));
+}
+
+static int win_get_group_null(struct bad_ctx *x)
+{
+    MPI_Group g;
+    (void)x;
+    return MPI_Win_get_group(MPI_WIN_NULL, &g);
+}
+
+static int win_get_info_null(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_get_info(w, NULL));
+}
+
+static int win_get_name_resultlen(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    char name[MPI_MAX_OBJECT_NAME];
+    return done(w, MPI_Win_get_name(w, name, NULL));
+}
+
+static int lock_all_assert(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_lock_all(MPI_MODE_NOPUT, w));
+}
+
+static int post_group_null(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    return done(w, MPI_Win_post(MPI_GROUP_NULL, 0, w));
+}
+
+static int win_set_info_null(struct bad_ctx *x)
+{
+    MPI_Info info;
+    MPI_Info_create(&info);
+    (void)x;
+    int rc = MPI_Win_set_info(MPI_WIN_NULL, info);
+    MPI_Info_free(&info);
+    return rc;
+}
+
+static int win_sync_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Win_sync(MPI_WIN_NULL);
+}
+
+static int win_test_no_post(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    int flag;
+    return done(w, MPI_Win_test(w, &flag));
+}
+
+static int raccumulate_request_null(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    MPI_Win_lock_all(0, w);
+    int rc = MPI_Raccumulate(x->ibuf2, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, w, NULL);
+    MPI_Win_unlock_all(w);
+    return done(w, rc);
+}
+
+static int rget_accumulate_request_null(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 0);
+    MPI_Win_lock_all(0, w);
+    int rc = MPI_Rget_accumulate(x->ibuf2, 1, MPI_INT, x->ibuf2 + 1, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, w,
+                                 NULL);
+    MPI_Win_unlock_all(w);
+    return done(w, rc);
+}
+
 const struct bad_case bad_rma[] = {
     {"win_create_size", "MPI_Win_create", MPI_ERR_SIZE, "size -3", win_create_size},
     {"win_create_disp_unit", "MPI_Win_create", MPI_ERR_DISP, "disp_unit 0", win_create_disp_unit},
@@ -339,5 +469,26 @@ const struct bad_case bad_rma[] = {
     {"unlock_all_not_locked", "MPI_Win_unlock_all", MPI_ERR_RMA_SYNC, "MPI_Win_lock_all", unlock_all_not_locked},
     {"flush_rank", "MPI_Win_flush", MPI_ERR_RANK, "rank 99", flush_rank},
     {"flush_not_locked", "MPI_Win_flush", MPI_ERR_RMA_SYNC, "rank 0 is not locked", flush_not_locked},
+    {"win_call_errhandler_null", "MPI_Win_call_errhandler", MPI_ERR_WIN, "MPI_WIN_NULL", win_call_errhandler_null},
+    {"win_create_dynamic_comm", "MPI_Win_create_dynamic", MPI_ERR_COMM, "MPI_COMM_NULL", win_create_dynamic_comm},
+    {"win_create_errhandler_fn", "MPI_Win_create_errhandler", MPI_ERR_ARG, "is NULL", win_create_errhandler_fn},
+    {"win_create_keyval_null", "MPI_Win_create_keyval", MPI_ERR_ARG, "is NULL", win_create_keyval_null},
+    {"win_delete_attr_predefined", "MPI_Win_delete_attr", MPI_ERR_KEYVAL, "keyval", win_delete_attr_predefined},
+    {"flush_all_not_locked", "MPI_Win_flush_all", MPI_ERR_RMA_SYNC, "MPI_Win_lock", flush_all_not_locked},
+    {"flush_local_rank", "MPI_Win_flush_local", MPI_ERR_RANK, "rank 99", flush_local_rank},
+    {"flush_local_all_not_locked", "MPI_Win_flush_local_all", MPI_ERR_RMA_SYNC, "MPI_Win_lock",
+     flush_local_all_not_locked},
+    {"win_get_errhandler_null", "MPI_Win_get_errhandler", MPI_ERR_ARG, "errhandler is NULL", win_get_errhandler_null},
+    {"win_get_group_null", "MPI_Win_get_group", MPI_ERR_WIN, "MPI_WIN_NULL", win_get_group_null},
+    {"win_get_info_null", "MPI_Win_get_info", MPI_ERR_ARG, "info_used is NULL", win_get_info_null},
+    {"win_get_name_resultlen", "MPI_Win_get_name", MPI_ERR_ARG, "resultlen is NULL", win_get_name_resultlen},
+    {"lock_all_assert", "MPI_Win_lock_all", MPI_ERR_ASSERT, "assert", lock_all_assert},
+    {"post_group_null", "MPI_Win_post", MPI_ERR_GROUP, "MPI_GROUP_NULL", post_group_null},
+    {"win_set_info_null", "MPI_Win_set_info", MPI_ERR_WIN, "MPI_WIN_NULL", win_set_info_null},
+    {"win_sync_null", "MPI_Win_sync", MPI_ERR_WIN, "MPI_WIN_NULL", win_sync_null},
+    {"win_test_no_post", "MPI_Win_test", MPI_ERR_RMA_SYNC, "MPI_Win_post", win_test_no_post},
+    {"raccumulate_request_null", "MPI_Raccumulate", MPI_ERR_ARG, "request is NULL", raccumulate_request_null},
+    {"rget_accumulate_request_null", "MPI_Rget_accumulate", MPI_ERR_ARG, "request is NULL",
+     rget_accumulate_request_null},
     {NULL, NULL, 0, NULL, NULL},
 };

@@ -770,6 +770,33 @@ static void session_noop(MPI_Session *s, int *code, ...)
     (void)s, (void)code;
 }
 
+static char session_buffer[100];
+
+static int session_attach_buffer_negative(struct bad_ctx *x)
+{
+    MPI_Session s = open_session(x);
+    return close_session(s, MPI_Session_attach_buffer(s, session_buffer, -5));
+}
+
+static int session_detach_buffer_null_size(struct bad_ctx *x)
+{
+    MPI_Session s = open_session(x);
+    void *addr;
+    return close_session(s, MPI_Session_detach_buffer(s, &addr, NULL));
+}
+
+static int session_flush_buffer_null(struct bad_ctx *x)
+{
+    (void)x;
+    return MPI_Session_flush_buffer(MPI_SESSION_NULL);
+}
+
+static int session_iflush_buffer_null_request(struct bad_ctx *x)
+{
+    MPI_Session s = open_session(x);
+    return close_session(s, MPI_Session_iflush_buffer(s, NULL));
+}
+
 static int session_init_nullptr(struct bad_ctx *x)
 {
     return MPI_Session_init(MPI_INFO_NULL, mode_handler(x), NULL);
@@ -1089,6 +1116,14 @@ const struct bad_case bad_misc[] = {
     {"session_init_thread_level", "MPI_Session_init", MPI_ERR_INFO_VALUE, "MPI_THREAD_BOGUS",
      session_init_thread_level},
     {"session_finalize_null", "MPI_Session_finalize", MPI_ERR_SESSION, "MPI_SESSION_NULL", session_finalize_null},
+    {"session_attach_buffer_negative", "MPI_Session_attach_buffer", MPI_ERR_ARG, "invalid buffer size -5",
+     session_attach_buffer_negative},
+    {"session_detach_buffer_null_size", "MPI_Session_detach_buffer", MPI_ERR_ARG, "size is NULL",
+     session_detach_buffer_null_size},
+    {"session_flush_buffer_null", "MPI_Session_flush_buffer", MPI_ERR_SESSION, "MPI_SESSION_NULL",
+     session_flush_buffer_null},
+    {"session_iflush_buffer_null_request", "MPI_Session_iflush_buffer", MPI_ERR_ARG, "request is NULL",
+     session_iflush_buffer_null_request},
     {"session_num_psets_nullptr", "MPI_Session_get_num_psets", MPI_ERR_ARG, "npset_names is NULL",
      session_num_psets_nullptr},
     {"session_nth_pset_n", "MPI_Session_get_nth_pset", MPI_ERR_ARG, "invalid n 99", session_nth_pset_n},

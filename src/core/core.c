@@ -25,6 +25,7 @@ struct skiff_core skiff;
  * 64, 250 us with 2000). */
 static unsigned choose_spin(void)
 {
+    skiff.spin_adaptive = skiff_cfg.spin < 0 && !skiff.oversubscribed;
     if (skiff_cfg.spin >= 0)
         return (unsigned)skiff_cfg.spin;
     return skiff.oversubscribed ? 0 : 1u << 22;

@@ -16,6 +16,7 @@ struct skiff_core {
                                            eventfd; 2 no eventfd, sleeps briefly */
     int oversubscribed;    /* more ranks on this node than CPUs: yield and sleep early */
     unsigned spin_limit;   /* polls before a waiting rank yields */
+    int spin_adaptive;     /* SKIFF_SPIN=auto with a core per rank: stop polling early when preempted */
 };
 
 extern struct skiff_core skiff;

@@ -2,6 +2,7 @@
 
 #include <sched.h>
 #include <stdio.h>
+#include <sys/resource.h>
 
 #include "boot/boot.h"
 #include "core/comm.h"
@@ -127,6 +128,31 @@ static void check_job_alive(void)
     skiff_abort_job(1, why);
 }
 
+/* SKIFF_SPIN=auto, a core per rank: polling wins only while nothing else wants the core. A rank the
+ * kernel keeps preempting (involuntary context switches, more than one per CONTENDED_GAP seconds since
+ * the last look) shares its core with other work, and polling on holds the core away from that work,
+ * which then crowds the core of the peer this rank waits for. So for CONTENDED_HOLD seconds a long wait
+ * yields and sleeps at once, as SKIFF_SPIN=0 does (measured on CG under load: docs/performance.md).
+ * Looked at only once a wait has outlasted the bare stretch, so short waits never pay the syscall. */
+#define CONTENDED_GAP 0.02
+#define CONTENDED_HOLD 0.1
+
+static int spin_contended(void)
+{
+    static long seen = -1;
+    static double seen_at, until;
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) != 0)
+        return 0;
+    double now = skiff_now();
+    long switches = ru.ru_nivcsw - seen;
+    if (seen >= 0 && switches > 0 && (double)switches * CONTENDED_GAP > now - seen_at)
+        until = now + CONTENDED_HOLD;
+    seen = ru.ru_nivcsw;
+    seen_at = now;
+    return now < until;
+}
+
 void skiff_wait_step(struct skiff_waiter *w)
 {
     if (skiff_progress()) {
@@ -137,8 +163,13 @@ void skiff_wait_step(struct skiff_waiter *w)
     if (SKIFF_LIKELY(p < skiff.spin_limit)) {
         /* pause costs ~40-140 cycles on current CPUs: poll bare for the first stretch, where the
          * next message of a ping-pong lands, and only then start to ease off. */
-        if (p > 4096)
+        if (p > 4096) {
+            if ((p & 4095) == 1 && skiff.spin_adaptive && spin_contended()) {
+                w->polls = skiff.spin_limit;
+                return;
+            }
             skiff_cpu_relax();
+        }
         return;
     }
     if ((p & 1023) == 0 || p == skiff.spin_limit) {

@@ -5,26 +5,24 @@
 #include "core/errhandler.h"
 #include "mpi/mpi_impl.h"
 
-int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn, MPI_Errhandler *errhandler)
+/* The body of every *_create_errhandler (and MPI-1's Errhandler_create): fn_name names the argument. */
+int skiff_errhandler_create(const void *fn, const char *fn_name, int kind, MPI_Errhandler *errhandler)
 {
-    SKIFF_ENTER(MPI_Comm_create_errhandler);
-    SKIFF_REQUIRE_INIT();
-    int rc = comm_errhandler_fn ? MPI_SUCCESS : skiff_err(MPI_ERR_ARG, "comm_errhandler_fn is NULL");
+    int rc = skiff_check_ptr(fn, fn_name);
     if (!rc)
         rc = skiff_check_ptr(errhandler, "errhandler");
     if (rc)
         return skiff_fail_world(rc);
-    *errhandler = skiff_eh_create(SKIFF_EH_COMM, (skiff_eh_fn)comm_errhandler_fn);
+    *errhandler = skiff_eh_create(kind, (skiff_eh_fn)fn);
     if (*errhandler == MPI_ERRHANDLER_NULL)
         return skiff_fail_world(skiff_err(MPI_ERR_NO_MEM, "out of memory for an error handler"));
     return MPI_SUCCESS;
 }
-SKIFF_ALIAS(MPI_Comm_create_errhandler)
 
-int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+/* Comm_set_errhandler and MPI-1's Errhandler_set. */
+static int set_comm_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     struct skiff_comm *c = NULL;
-    SKIFF_ENTER(MPI_Comm_set_errhandler);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
@@ -34,12 +32,11 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     skiff_eh_attach(&c->errhandler, errhandler);
     return MPI_SUCCESS;
 }
-SKIFF_ALIAS(MPI_Comm_set_errhandler)
 
-int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+/* Comm_get_errhandler and MPI-1's Errhandler_get. */
+static int get_comm_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     struct skiff_comm *c = NULL;
-    SKIFF_ENTER(MPI_Comm_get_errhandler);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
@@ -50,6 +47,27 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     skiff_eh_retain(c->errhandler);
     *errhandler = c->errhandler;
     return MPI_SUCCESS;
+}
+
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn, MPI_Errhandler *errhandler)
+{
+    SKIFF_ENTER(MPI_Comm_create_errhandler);
+    SKIFF_REQUIRE_INIT();
+    return skiff_errhandler_create((const void *)comm_errhandler_fn, "comm_errhandler_fn", SKIFF_EH_COMM, errhandler);
+}
+SKIFF_ALIAS(MPI_Comm_create_errhandler)
+
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    SKIFF_ENTER(MPI_Comm_set_errhandler);
+    return set_comm_errhandler(comm, errhandler);
+}
+SKIFF_ALIAS(MPI_Comm_set_errhandler)
+
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    SKIFF_ENTER(MPI_Comm_get_errhandler);
+    return get_comm_errhandler(comm, errhandler);
 }
 SKIFF_ALIAS(MPI_Comm_get_errhandler)
 
@@ -91,46 +109,21 @@ int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errha
 {
     SKIFF_ENTER(MPI_Errhandler_create);
     SKIFF_REQUIRE_INIT();
-    int rc = function ? MPI_SUCCESS : skiff_err(MPI_ERR_ARG, "function is NULL");
-    if (!rc)
-        rc = skiff_check_ptr(errhandler, "errhandler");
-    if (rc)
-        return skiff_fail_world(rc);
-    *errhandler = skiff_eh_create(SKIFF_EH_COMM, (skiff_eh_fn)function);
-    if (*errhandler == MPI_ERRHANDLER_NULL)
-        return skiff_fail_world(skiff_err(MPI_ERR_NO_MEM, "out of memory for an error handler"));
-    return MPI_SUCCESS;
+    return skiff_errhandler_create((const void *)function, "function", SKIFF_EH_COMM, errhandler);
 }
 SKIFF_ALIAS(MPI_Errhandler_create)
 
 int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
-    struct skiff_comm *c = NULL;
     SKIFF_ENTER(MPI_Errhandler_get);
-    SKIFF_REQUIRE_INIT();
-    int rc = skiff_check_comm(comm, &c);
-    if (!rc)
-        rc = skiff_check_ptr(errhandler, "errhandler");
-    if (rc)
-        return skiff_fail(comm, rc);
-    skiff_eh_retain(c->errhandler);
-    *errhandler = c->errhandler;
-    return MPI_SUCCESS;
+    return get_comm_errhandler(comm, errhandler);
 }
 SKIFF_ALIAS(MPI_Errhandler_get)
 
 int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
 {
-    struct skiff_comm *c = NULL;
     SKIFF_ENTER(MPI_Errhandler_set);
-    SKIFF_REQUIRE_INIT();
-    int rc = skiff_check_comm(comm, &c);
-    if (!rc)
-        rc = skiff_eh_check(errhandler, SKIFF_EH_COMM);
-    if (rc)
-        return skiff_fail(comm, rc);
-    skiff_eh_attach(&c->errhandler, errhandler);
-    return MPI_SUCCESS;
+    return set_comm_errhandler(comm, errhandler);
 }
 SKIFF_ALIAS(MPI_Errhandler_set)
 

@@ -213,6 +213,10 @@ static inline int skiff_fail_world(int rc)
     return skiff_fail(MPI_COMM_WORLD, rc);
 }
 
+/* The body of MPI_{Comm,Win,Session}_create_errhandler and MPI_Errhandler_create (mpi/errhandler.c):
+ * fn is the user's function, fn_name the argument's name for the message, kind a SKIFF_EH_* value. */
+int skiff_errhandler_create(const void *fn, const char *fn_name, int kind, MPI_Errhandler *errhandler);
+
 /* A buffer of count elements of t, named in the message as the call names it. NULL is MPI_BOTTOM: valid
  * when the datatype's displacements are absolute addresses (its data does not start at 0). */
 static inline int skiff_check_named_buf(const void *buf, size_t count, const struct skiff_type *t, const char *name)

@@ -333,15 +333,8 @@ int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errh
                                    MPI_Errhandler *errhandler)
 {
     SKIFF_ENTER(MPI_Session_create_errhandler);
-    int rc = skiff_check_ptr((const void *)session_errhandler_fn, "session_errhandler_fn");
-    if (!rc)
-        rc = skiff_check_ptr(errhandler, "errhandler");
-    if (rc)
-        return skiff_fail_world(rc);
-    *errhandler = skiff_eh_create(SKIFF_EH_SESSION, (skiff_eh_fn)session_errhandler_fn);
-    if (*errhandler == MPI_ERRHANDLER_NULL)
-        return skiff_fail_world(skiff_err(MPI_ERR_NO_MEM, "out of memory for an error handler"));
-    return MPI_SUCCESS;
+    return skiff_errhandler_create((const void *)session_errhandler_fn, "session_errhandler_fn", SKIFF_EH_SESSION,
+                                   errhandler);
 }
 SKIFF_ALIAS(MPI_Session_create_errhandler)
 

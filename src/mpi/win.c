@@ -391,15 +391,7 @@ int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn, M
 {
     SKIFF_ENTER(MPI_Win_create_errhandler);
     SKIFF_REQUIRE_INIT();
-    int rc = skiff_check_ptr((const void *)win_errhandler_fn, "win_errhandler_fn");
-    if (!rc)
-        rc = skiff_check_ptr(errhandler, "errhandler");
-    if (rc)
-        return skiff_fail_world(rc);
-    *errhandler = skiff_eh_create(SKIFF_EH_WIN, (skiff_eh_fn)win_errhandler_fn);
-    if (*errhandler == MPI_ERRHANDLER_NULL)
-        return skiff_fail_world(skiff_err(MPI_ERR_NO_MEM, "out of memory for an error handler"));
-    return MPI_SUCCESS;
+    return skiff_errhandler_create((const void *)win_errhandler_fn, "win_errhandler_fn", SKIFF_EH_WIN, errhandler);
 }
 SKIFF_ALIAS(MPI_Win_create_errhandler)
 

@@ -18,3 +18,6 @@ foreach(t rma_acc rma_lock rma_random rma_req rma_pscw)
 endforeach()
 # A target computing outside MPI does not hold up lock/accumulate/unlock on a shared window.
 skiff_mpi_test(rma_passive          rma_passive.c          "1;2;3;4")
+# Every rank but the target hammers the same counters with fetch-and-op, compare-and-swap and
+# accumulates (CPU atomics within a node) while the target stays outside MPI; the totals are exact.
+skiff_mpi_test(rma_atomic           rma_atomic.c           "1;2;3;4")

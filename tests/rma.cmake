@@ -21,3 +21,22 @@ skiff_mpi_test(rma_passive          rma_passive.c          "1;2;3;4")
 # Every rank but the target hammers the same counters with fetch-and-op, compare-and-swap and
 # accumulates (CPU atomics within a node) while the target stays outside MPI; the totals are exact.
 skiff_mpi_test(rma_atomic           rma_atomic.c           "1;2;3;4")
+# Faults with a window open: rank 1 killed in a fence epoch, holding a lock others wait for, in a lock_all
+# epoch, or leaving without MPI_Finalize (tests/fault/faulty.c, win_* modes). The job ends by itself,
+# names the rank, leaves no process and nothing in /dev/shm: on the direct path (one node), with every
+# pair on tcp, and on the message path (a pretend node per rank).
+foreach(mode win_fence win_lock win_epoch win_noexit)
+  foreach(np 2 4)
+    add_test(NAME fault_${mode}_np${np}
+      COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/fault/fault.sh ${mode} ${SKIFF_MPIEXEC} $<TARGET_FILE:fault_faulty> ${np})
+    set_tests_properties(fault_${mode}_np${np} PROPERTIES TIMEOUT 60 PROCESSORS ${np} LABELS "fault;rma")
+  endforeach()
+  add_test(NAME fault_${mode}_tcp_np3
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/fault/fault.sh ${mode} ${SKIFF_MPIEXEC} $<TARGET_FILE:fault_faulty> 3)
+  set_tests_properties(fault_${mode}_tcp_np3 PROPERTIES TIMEOUT 60 PROCESSORS 3 LABELS "fault;tcp;rma"
+    ENVIRONMENT SKIFF_TRANSPORTS=tcp)
+  add_test(NAME fault_${mode}_msgpath_np3
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/fault/fault.sh ${mode} ${SKIFF_MPIEXEC} $<TARGET_FILE:fault_faulty> 3)
+  set_tests_properties(fault_${mode}_msgpath_np3 PROPERTIES TIMEOUT 60 PROCESSORS 3 LABELS "fault;rma"
+    ENVIRONMENT SKIFF_NODE_SIZE=1)
+endforeach()

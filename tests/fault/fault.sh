@@ -76,11 +76,13 @@ done)
 [ -z "$left" ] || fail "new in /dev/shm and held by no process: $left"
 
 case $mode in
-kill)   [ "$rc" -eq 137 ] || fail "exit code $rc, expected 137 (128 + SIGKILL)"
+kill|win_fence|win_lock|win_epoch)
+        [ "$rc" -eq 137 ] || fail "exit code $rc, expected 137 (128 + SIGKILL)"
         grep -q "rank 1 .*SIGKILL" "$tmp/err" || fail "mpiexec did not name rank 1 and SIGKILL" ;;
 abort)  [ "$rc" -eq 7 ] || fail "exit code $rc, expected the abort code 7"
         grep -q "rank 1 .*code 7" "$tmp/err" || fail "mpiexec did not name rank 1 and code 7" ;;
-noexit) [ "$rc" -ne 0 ] || fail "exit code 0 for a rank that skipped MPI_Finalize"
+noexit|win_noexit)
+        [ "$rc" -ne 0 ] || fail "exit code 0 for a rank that skipped MPI_Finalize"
         grep -q "rank 1 .*without calling MPI_Finalize" "$tmp/err" || fail "mpiexec did not name rank 1" ;;
 mpiexec-killed) ;;
 *) fail "unknown mode" ;;

@@ -10,6 +10,13 @@
  *   deadlock  on a communicator named "ring", every rank starts an MPI_Issend of 100 bytes, tag 5, to
  *             the next rank and then blocks in MPI_Recv of 300 bytes, tag 7, from the previous one:
  *             nothing ever matches (for SKIFF_PROGRESS_TIMEOUT's report)
+ *   win_fence   on a Win_allocate window (one segment within a node), rank 1 kills itself in a fence epoch
+ *               after a put; the others block in the next MPI_Win_fence
+ *   win_lock    rank 1 locks rank 0's part exclusively, puts, and kills itself holding the lock; the
+ *               others wait in MPI_Win_lock for it (on the direct path: a word in the segment)
+ *   win_epoch   every rank is in a lock_all epoch accumulating into rank 0 when rank 1 kills itself;
+ *               the others close the epoch and block in MPI_Win_free
+ *   win_noexit  win_fence, but rank 1 returns from main without MPI_Finalize instead
  * The other ranks block in receives that never complete: only the launcher can end them. */
 #define _DEFAULT_SOURCE /* readlink, opendir under -std=c11 */
 #include <dirent.h>
@@ -51,6 +58,43 @@ static void flood(int rank)
         for (int i = 0; i < 100000; i++)
             MPI_Send(buf, (int)sizeof buf, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
     MPI_Recv(buf, 1, MPI_BYTE, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+/* The win_* modes: a window open while rank 1 dies. */
+static void window(int rank, int size, const char *mode)
+{
+    long *mem, one = 1;
+    MPI_Win win;
+    MPI_Win_allocate(64 * sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
+    if (strcmp(mode, "win_lock") == 0) {
+        if (rank == 1) {
+            MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+            MPI_Put(&one, 1, MPI_LONG, 0, 1, 1, MPI_LONG, win);
+        }
+        MPI_Barrier(MPI_COMM_WORLD); /* rank 1 holds the lock from here on */
+        if (rank == 1)
+            raise(SIGKILL);
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win); /* never granted ... */
+        MPI_Win_unlock(0, win); /* ... which the message path's lock may only tell here */
+    } else if (strcmp(mode, "win_epoch") == 0) {
+        MPI_Win_lock_all(0, win);
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 1)
+            raise(SIGKILL);
+        for (int i = 0; i < 1000; i++)
+            MPI_Accumulate(&one, 1, MPI_LONG, 0, 2, 1, MPI_LONG, MPI_SUM, win);
+        MPI_Win_flush_all(win);
+        MPI_Win_unlock_all(win);
+    } else { /* win_fence, win_noexit */
+        MPI_Win_fence(0, win);
+        MPI_Put(&one, 1, MPI_LONG, (rank + 1) % size, 3, 1, MPI_LONG, win);
+        if (rank == 1 && strcmp(mode, "win_fence") == 0)
+            raise(SIGKILL);
+        if (rank == 1)
+            exit(0);
+        MPI_Win_fence(0, win);
+    }
+    MPI_Win_free(&win); /* collective: waits for rank 1 */
 }
 
 static void deadlock(int rank, int size)
@@ -97,6 +141,8 @@ int main(int argc, char **argv)
         flood(rank);
     } else if (strcmp(mode, "deadlock") == 0) {
         deadlock(rank, size);
+    } else if (strncmp(mode, "win_", 4) == 0 && size > 1) {
+        window(rank, size, mode);
     } else if (strcmp(mode, "compute") == 0) {
         sleep(60);
     } else if (strcmp(mode, "hang") == 0) {

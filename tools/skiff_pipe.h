@@ -19,6 +19,9 @@ enum pipe_module { PIPE_MPI, PIPE_MEMCPY, PIPE_TCP_CLIENT, PIPE_TCP_SERVER, PIPE
 enum pipe_mode { PIPE_PINGPONG, PIPE_STREAM, PIPE_BIDIR };
 /* --pattern: every rank at once (docs/skiff-pipe.md defines each). */
 enum pipe_pattern { PIPE_PAT_NONE, PIPE_PAT_RING, PIPE_PAT_BISECTION, PIPE_PAT_ALLTOALL, PIPE_PAT_NEIGHBOUR2D };
+/* One-sided modes (skiff_pipe_rma.c): put and get into the peer's MPI_Win_allocate window, the 8-byte
+ * atomics, and the cache-line ping-pong floor under them. */
+enum pipe_rma { PIPE_RMA_NONE, PIPE_RMA_PUT, PIPE_RMA_GET, PIPE_RMA_FOP, PIPE_RMA_CAS, PIPE_RMA_CACHELINE };
 
 struct pipe_opts {
     enum pipe_module module;
@@ -36,6 +39,8 @@ struct pipe_opts {
     double workload;           /* --workload: microseconds of calibrated daxpy per transfer; 0 = none */
     int workload_auto;         /* --workload auto: as long as each size's transfer alone (workload = 1) */
     int plot_y;                /* --plot-y: the data-file column charted (default 2, throughput) */
+    enum pipe_rma rma;         /* --put, --get, --fop, --cas, --cacheline */
+    int nofence;               /* --nofence: lock_all once, flush per transfer, instead of fences */
 };
 
 /* Fills o from argv; returns 0, or 2 after a message on stderr (usage error). */
@@ -193,5 +198,7 @@ int pipe_mpi_main(int argc, char **argv, const struct pipe_opts *o);
 int pipe_memcpy_main(const struct pipe_opts *o);
 int pipe_tcp_client_main(const struct pipe_opts *o);
 int pipe_tcp_server_main(const struct pipe_opts *o);
+/* The one-sided modes, called after MPI_Init by pipe_mpi_main (every rank); returns the exit status. */
+int pipe_rma_main(const struct pipe_opts *o, const char *what);
 
 #endif

@@ -324,6 +324,11 @@ int pipe_mpi_main(int argc, char **argv, const struct pipe_opts *o)
     else if (o->workload > 0)
         snprintf(what + n, sizeof what - (size_t)n, ", workload %g us (%ld daxpy passes of 512 doubles on rank 0)",
                  o->workload, work.passes);
+    if (o->rma) {
+        rc = pipe_rma_main(o, what);
+        MPI_Finalize();
+        return rc;
+    }
     if (o->pattern) {
         rc = pipe_pattern_main(o, what, o->workload > 0 ? &work : NULL);
         MPI_Finalize();

@@ -14,7 +14,8 @@ enum { MB = 1 << 20, MAX_END = 1 << 30, MAX_OFFSET = 1 << 20 };
 enum opt_id {
     O_STREAM, O_BIDIR, O_INTEGRITY, O_NOCACHE, O_ASYNC, O_QUICK, O_SILENT, O_HELP, O_MEMCPY,
     O_TCP_SERVER, O_PERT, O_START, O_END, O_REPEATS, O_TRIALS, O_SOFFSET, O_ROFFSET, O_WINDOW, O_OUT,
-    O_PLOT, O_PLOT_FILES, O_LABELS, O_TCP, O_PORT, O_ONESIDED, O_PAIRS, O_PATTERN, O_WORKLOAD, O_PLOT_Y, O_COUNT
+    O_PLOT, O_PLOT_FILES, O_LABELS, O_TCP, O_PORT, O_PUT, O_GET, O_FOP, O_CAS, O_CACHELINE, O_NOFENCE, O_PAIRS,
+    O_PATTERN, O_WORKLOAD, O_PLOT_Y, O_COUNT
 };
 
 struct opt_def {
@@ -32,9 +33,10 @@ static const struct opt_def defs[] = {
     {"--repeats", O_REPEATS, 1},      {"--trials", O_TRIALS, 1},       {"--soffset", O_SOFFSET, 1},
     {"--roffset", O_ROFFSET, 1},      {"--window", O_WINDOW, 1},       {"-o", O_OUT, 1},
     {"--plot", O_PLOT, 1},            {"--plot-files", O_PLOT_FILES, 1}, {"--labels", O_LABELS, 1},
-    {"--tcp", O_TCP, 1},              {"--port", O_PORT, 1},           {"--put", O_ONESIDED, 0},
-    {"--get", O_ONESIDED, 0},         {"--pairs", O_PAIRS, 0},         {"--pattern", O_PATTERN, 1},
-    {"--workload", O_WORKLOAD, 1},    {"--plot-y", O_PLOT_Y, 1},
+    {"--tcp", O_TCP, 1},              {"--port", O_PORT, 1},           {"--put", O_PUT, 0},
+    {"--get", O_GET, 0},              {"--pairs", O_PAIRS, 0},         {"--pattern", O_PATTERN, 1},
+    {"--workload", O_WORKLOAD, 1},    {"--plot-y", O_PLOT_Y, 1},       {"--fop", O_FOP, 0},
+    {"--cas", O_CAS, 0},              {"--cacheline", O_CACHELINE, 0}, {"--nofence", O_NOFENCE, 0},
 };
 
 static const char *const PATTERNS[] = {"", "ring", "bisection", "alltoall", "neighbour2d"};
@@ -55,6 +57,15 @@ void pipe_usage(FILE *f)
           "  --async          pre-posted receives: each Irecv is posted before the message is sent\n"
           "  --nocache        messages move through buffers larger than the last-level cache\n"
           "  --window B       --nocache: bytes each buffer walks through (default 4 x LLC)\n"
+          "one-sided (2 ranks, MPI_Win_allocate windows; docs/skiff-pipe.md says what each round does):\n"
+          "  --put            rank 0 MPI_Puts into rank 1's window, then MPI_Win_fence on both\n"
+          "  --get            rank 0 MPI_Gets from rank 1's window, then MPI_Win_fence on both\n"
+          "  --nofence        with --put/--get: MPI_Win_lock_all once, MPI_Win_flush per transfer; --put\n"
+          "                   becomes a ping-pong of puts, each announced by an atomic flag the peer polls\n"
+          "  --fop            8-byte MPI_Fetch_and_op + MPI_Win_flush on rank 1's window (lock_all)\n"
+          "  --cas            8-byte MPI_Compare_and_swap + MPI_Win_flush on rank 1's window (lock_all)\n"
+          "  --cacheline      the floor: an 8-byte counter bounced through a shared window with C11\n"
+          "                   atomics, no MPI call in the loop (one-way: half the round trip)\n"
           "many ranks at once (mpiexec -n N):\n"
           "  --pairs          N/2 pairs at once, rank i with N-1-i, in the chosen mode: aggregate\n"
           "                   and per-pair throughput and latency\n"
@@ -95,8 +106,22 @@ const char *pipe_pattern_name(enum pipe_pattern p)
     return PATTERNS[p];
 }
 
+static const char *rma_mode_name(const struct pipe_opts *o)
+{
+    switch (o->rma) {
+    case PIPE_RMA_PUT: return o->nofence ? "put (lock_all, flush, flag)" : "put (fence)";
+    case PIPE_RMA_GET: return o->nofence ? "get (lock_all, flush)" : "get (fence)";
+    case PIPE_RMA_FOP: return "fetch_and_op (lock_all, flush)";
+    case PIPE_RMA_CAS: return "compare_and_swap (lock_all, flush)";
+    case PIPE_RMA_CACHELINE: return "cache-line ping-pong";
+    default: return "";
+    }
+}
+
 const char *pipe_mode_name(const struct pipe_opts *o)
 {
+    if (o->rma)
+        return rma_mode_name(o);
     static const char *names[] = {"ping-pong", "stream", "bidir"};
     static const char *patterns[] = {"", "pattern ring", "pattern bisection", "pattern alltoall",
                                      "pattern neighbour2d"};
@@ -190,6 +215,12 @@ static void set_flag(struct pipe_opts *o, enum opt_id id)
     case O_MEMCPY: o->module = PIPE_MEMCPY; break;
     case O_TCP_SERVER: o->module = PIPE_TCP_SERVER; break;
     case O_PAIRS: o->pairs = 1; break;
+    case O_PUT: o->rma = PIPE_RMA_PUT; break;
+    case O_GET: o->rma = PIPE_RMA_GET; break;
+    case O_FOP: o->rma = PIPE_RMA_FOP; break;
+    case O_CAS: o->rma = PIPE_RMA_CAS; break;
+    case O_CACHELINE: o->rma = PIPE_RMA_CACHELINE; break;
+    case O_NOFENCE: o->nofence = 1; break;
     default: break;
     }
 }
@@ -243,6 +274,34 @@ static void defaults(struct pipe_opts *o)
 
 #define SEEN(id) (seen & (1ul << (id)))
 
+/* The one-sided modes: one at a time, MPI only, two ranks; the atomics and the floor move 8 bytes. */
+static int check_one_sided(struct pipe_opts *o, unsigned long seen)
+{
+    int modes = !!SEEN(O_PUT) + !!SEEN(O_GET) + !!SEEN(O_FOP) + !!SEEN(O_CAS) + !!SEEN(O_CACHELINE);
+    if (modes > 1)
+        return bad("%s", "--put, --get, --fop, --cas and --cacheline exclude each other");
+    if (SEEN(O_NOFENCE) && o->rma != PIPE_RMA_PUT && o->rma != PIPE_RMA_GET)
+        return bad("%s", "--nofence goes with --put or --get (--fop and --cas always use lock_all and flush)");
+    if (!o->rma)
+        return 0;
+    if (o->module != PIPE_MPI)
+        return bad("%s", "the one-sided modes measure MPI (not --memcpy, --tcp or the overlay)");
+    if (o->pairs || o->pattern || SEEN(O_WORKLOAD))
+        return bad("%s", "the one-sided modes run one pair of ranks: no --pairs, --pattern or --workload");
+    if (SEEN(O_STREAM) || SEEN(O_BIDIR) || o->async || o->nocache || SEEN(O_WINDOW))
+        return bad("%s", "the one-sided modes decide their own transfer: no --stream, --bidir, --async, "
+                         "--nocache or --window");
+    if (SEEN(O_SOFFSET) || SEEN(O_ROFFSET))
+        return bad("%s", "the one-sided modes take no --soffset or --roffset (window data starts at displacement 0)");
+    if (o->rma == PIPE_RMA_PUT || o->rma == PIPE_RMA_GET)
+        return 0;
+    if (SEEN(O_START) || SEEN(O_END) || SEEN(O_PERT))
+        return bad("%s", "--fop, --cas and --cacheline move 8 bytes: no --start, --end or --pert");
+    if (o->rma == PIPE_RMA_CACHELINE && o->integrity)
+        return bad("%s", "--cacheline moves a counter, not data: no --integrity");
+    return 0;
+}
+
 /* Options that only make sense in some modules, and the --quick defaults. */
 static int check_combinations(struct pipe_opts *o, unsigned long seen)
 {
@@ -277,6 +336,9 @@ static int check_combinations(struct pipe_opts *o, unsigned long seen)
         return bad("%s", "--pairs and --pattern exclude each other");
     if (o->pattern && (SEEN(O_STREAM) || SEEN(O_BIDIR) || o->async || o->nocache))
         return bad("%s", "--pattern decides its own exchange: no --stream, --bidir, --async or --nocache");
+    int rc = check_one_sided(o, seen);
+    if (rc)
+        return rc;
     if (SEEN(O_WORKLOAD) && o->mode == PIPE_PINGPONG && !o->pattern)
         return bad("%s", "--workload needs --bidir, --stream or --pattern (a nonblocking start and a wait to compute between)");
     if (o->quick && !SEEN(O_END))
@@ -285,6 +347,10 @@ static int check_combinations(struct pipe_opts *o, unsigned long seen)
         o->trials = 3;
     if (o->quick)
         o->target = 0.01;
+    if (o->rma == PIPE_RMA_FOP || o->rma == PIPE_RMA_CAS || o->rma == PIPE_RMA_CACHELINE) {
+        o->start = o->end = 8; /* one size, after --quick's default end */
+        o->pert = 0;
+    }
     if (o->start < 1 || o->start > o->end || o->end > MAX_END)
         return bad("%s", "sizes must satisfy 1 <= --start <= --end <= 1g");
     if (o->soffset > MAX_OFFSET || o->roffset > MAX_OFFSET)
@@ -299,8 +365,6 @@ static int parse_one(struct pipe_opts *o, int argc, char **argv, int *i, unsigne
     const struct opt_def *d = find_def(arg, eq ? (size_t)(eq - arg) : strlen(arg));
     if (!d || (eq && !d->takes_value))
         return bad("unknown option '%s'", arg);
-    if (d->id == O_ONESIDED)
-        return bad("%s: one-sided modes are not implemented in skiff-pipe yet", arg);
     *seen |= 1ul << d->id;
     if (!d->takes_value) {
         set_flag(o, d->id);

@@ -95,6 +95,14 @@ const char *pipe_time_note(const struct pipe_opts *o)
                                        "per exchange, mean over pairs"};
     if (o->pattern)
         return "per step, mean over ranks";
+    switch (o->rma) {
+    case PIPE_RMA_PUT: return o->nofence ? "one-way: half the round trip of put + flag" : "per put + fence";
+    case PIPE_RMA_GET: return o->nofence ? "per get + flush" : "per get + fence";
+    case PIPE_RMA_FOP: return "per fetch_and_op + flush: a round trip";
+    case PIPE_RMA_CAS: return "per compare_and_swap + flush: a round trip";
+    case PIPE_RMA_CACHELINE: return "one-way: half the round trip";
+    default: break;
+    }
     return o->pairs ? pair_notes[o->mode] : notes[o->mode];
 }
 

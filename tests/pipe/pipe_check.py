@@ -13,6 +13,8 @@ cases:
   integrity  --integrity: one line per size, zero failures, exit status 0
   corrupt    --integrity with SKIFF_PIPE_CORRUPT_TEST=1: every size fails, exit status non-zero
   plot       --plot after a run and the overlay mode: non-empty PNG files (77 = skipped without gnuplot)
+  refused    an MPI run that must refuse to start (--cacheline without shared memory): a non-zero
+             exit status and the tool's message naming the reason
   usage      bad options exit 2 with a message, --help lists every option
   peer       compiles tools/skiff_pipe*.c + tools/lib/*.c with --cc (77 if missing) with -Werror,
              then, if the --launch command exists, a timing and an integrity run of that build
@@ -61,7 +63,10 @@ def option(args, name, default):
 
 
 def expected_sizes(args):
-    """NetPIPE's schedule, written out independently of tools/lib/measure.c."""
+    """NetPIPE's schedule, written out independently of tools/lib/measure.c. The one-sided
+    atomics and the cache-line floor move 8 bytes only."""
+    if any(m in args for m in ("--fop", "--cas", "--cacheline")):
+        return [8]
     quick = "--quick" in args
     start = parse_bytes(option(args, "--start", "1"))
     end = parse_bytes(option(args, "--end", "1m" if quick else "8m"))
@@ -300,7 +305,18 @@ USAGE_ERRORS = [
     (["--plot-files", "a.out"], "--plot"),
     (["--tcp", "localhost", "--integrity"], "--tcp"),
     (["--tcp-server", "--end", "1k"], "--tcp-server"),
-    (["--put"], "one-sided"),
+    (["--put", "--get"], "exclude"),
+    (["--fop", "--cacheline"], "exclude"),
+    (["--nofence"], "--nofence goes with"),
+    (["--fop", "--nofence"], "--nofence goes with"),
+    (["--put", "--pairs"], "one pair"),
+    (["--get", "--pattern", "ring"], "one pair"),
+    (["--put", "--stream"], "one-sided"),
+    (["--get", "--nocache"], "one-sided"),
+    (["--put", "--roffset", "8"], "--roffset"),
+    (["--memcpy", "--put"], "measure MPI"),
+    (["--fop", "--end", "64"], "8 bytes"),
+    (["--cacheline", "--integrity"], "--integrity"),
     (["--repeats"], "needs a value"),
     (["--pattern", "star"], "bad value"),
     (["--pairs", "--pattern", "ring"], "exclude"),
@@ -317,7 +333,7 @@ HELP_OPTIONS = ["--stream", "--bidir", "--integrity", "--nocache", "--async", "-
                 "--repeats", "--trials", "--quick", "--soffset", "--roffset", "-o FILE", "--plot ", "--plot-files",
                 "--labels", "--silent", "--memcpy", "--tcp HOST", "--tcp-server", "--port", "--window", "--help",
                 "--pairs", "--pattern P", "ring", "bisection", "alltoall", "neighbour2d", "--workload US",
-                "--workload auto", "--plot-y"]
+                "--workload auto", "--plot-y", "--put", "--get", "--nofence", "--fop", "--cas", "--cacheline"]
 
 
 def case_usage(a, tmp):
@@ -330,6 +346,13 @@ def case_usage(a, tmp):
     if p.returncode != 0 or missing:
         fail(f"--help: exit {p.returncode}, missing {missing}")
     print("usage OK")
+
+
+def case_refused(a, tmp):
+    p = run(mpi_cmd(a, ["-o", os.path.join(tmp, "np.out")] + a.args))
+    if p.returncode == 0 or "skiff-pipe: --cacheline needs both ranks on one node" not in p.stderr:
+        fail(f"exit status {p.returncode}: want non-zero with the tool's message about shared memory")
+    print("refused OK")
 
 
 def case_peer(a, tmp):
@@ -358,10 +381,22 @@ def case_peer(a, tmp):
     case_timing(a, tmp)
     a.args = ["--pattern", "neighbour2d", "--end", "64k"]
     case_integrity(a, tmp)
+    # The one-sided modes (issue 17): every transfer checked, and each mode once timed.
+    for mode in (["--put"], ["--put", "--nofence"], ["--get"], ["--get", "--nofence"]):
+        a.args = mode + ["--end", "256k"]
+        case_integrity(a, tmp)
+        a.args = ["-q", "--end", "16k", "--repeats", "10", "--trials", "2"] + mode
+        case_timing(a, tmp)
+    for mode in (["--fop"], ["--cas"]):
+        a.args = mode
+        case_integrity(a, tmp)
+    for mode in (["--fop"], ["--cas"], ["--cacheline"]):
+        a.args = ["-q", "--repeats", "100", "--trials", "2"] + mode
+        case_timing(a, tmp)
 
 
 CASES = {"timing": case_timing, "memcpy": case_memcpy, "tcp": case_tcp, "integrity": case_integrity,
-         "corrupt": case_corrupt, "plot": case_plot, "usage": case_usage, "peer": case_peer}
+         "corrupt": case_corrupt, "plot": case_plot, "usage": case_usage, "refused": case_refused, "peer": case_peer}
 
 
 def main():

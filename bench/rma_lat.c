@@ -9,7 +9,9 @@
  *   fop2  fop with both ranks adding to the same counter at once (contended)
  * and half the round trip of a ping-pong where each rank puts a counter into the other's part and waits
  * for the answer by loading its own part (pingpong-put), against the same ping-pong with plain atomic
- * stores through MPI_Win_shared_query's pointers (pingpong-store: the cache-line floor). */
+ * stores through MPI_Win_shared_query's pointers (pingpong-store: the cache-line floor). Then on a
+ * MPI_Win_create window over malloc'ed memory: put-create and get-create (8 bytes + MPI_Win_flush) while
+ * rank 0 waits in MPI_Barrier. */
 #include <mpi.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -107,6 +109,29 @@ int main(int argc, char **argv)
         report(rank, mode ? "pingpong-store" : "pingpong-put", t, reps);
     }
     MPI_Win_unlock_all(win);
+    long *cmem = calloc(8, sizeof(long));
+    MPI_Win cwin;
+    MPI_Win_create(cmem, 8 * sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &cwin);
+    MPI_Win_lock_all(0, cwin);
+    for (int kind = 0; kind < 2; kind++) {
+        for (int r = 0; r < reps; r++) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            double t0 = MPI_Wtime();
+            for (int i = 0; rank == 1 && i < iters; i++) {
+                long v = i;
+                if (kind == 0)
+                    MPI_Put(&v, 1, MPI_LONG, 0, 0, 1, MPI_LONG, cwin);
+                else
+                    MPI_Get(&v, 1, MPI_LONG, 0, 0, 1, MPI_LONG, cwin);
+                MPI_Win_flush(0, cwin);
+            }
+            t[r] = (MPI_Wtime() - t0) / iters;
+        }
+        report(rank, kind ? "get-create" : "put-create", t, reps);
+    }
+    MPI_Win_unlock_all(cwin);
+    MPI_Win_free(&cwin);
+    free(cmem);
     if (rank == 1) {
         long v[4];
         MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);

@@ -40,3 +40,8 @@ foreach(mode win_fence win_lock win_epoch win_noexit)
   set_tests_properties(fault_${mode}_msgpath_np3 PROPERTIES TIMEOUT 60 PROCESSORS 3 LABELS "fault;rma"
     ENVIRONMENT SKIFF_NODE_SIZE=1)
 endforeach()
+# The same over user memory (MPI_Win_create): within a node put and get by single copy
+# (process_vm_writev/readv), accumulates and synchronization as messages.
+skiff_mpi_test(rma_random_create    rma_random.c           "2;3;4"             ARGS 1 create)
+skiff_mpi_test(rma_lock_create      rma_lock.c             "2;3;4"             ARGS create)
+skiff_mpi_test(rma_random_create_nocma rma_random.c        "3"                 ARGS 1 create ENV SKIFF_SHM_CMA=0)

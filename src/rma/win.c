@@ -30,6 +30,8 @@
 #include "core/pt2pt.h"
 #include "core/request.h"
 #include "rma/atomic.h"
+#include "rma/cma.h"
+#include "boot/boot.h"
 #include "util/arch.h"
 #include "util/log.h"
 
@@ -107,8 +109,9 @@ int skiff_win_fail(MPI_Win h, int rc)
 
 int skiff_rma_path(const struct skiff_win *w, int target)
 {
-    (void)target;
-    return w->direct ? SKIFF_RMA_PATH_DIRECT : SKIFF_RMA_PATH_MESSAGE;
+    if (w->direct)
+        return SKIFF_RMA_PATH_DIRECT;
+    return w->cma && w->cma[target] ? SKIFF_RMA_PATH_CMA : SKIFF_RMA_PATH_MESSAGE;
 }
 
 /* The direct path's accumulate lock: the first word of the segment (zero, free, when it is made). A
@@ -710,9 +713,40 @@ static int control(struct skiff_win *w, int kind, int aux, int target)
     return send_msg(w, target, h, sizeof *h);
 }
 
+/* A put or get by single copy: MPI_SUCCESS with *done 1, or with *done 0 when it must go as a message
+ * (an accumulate: the target applies those whole; or the kernel refused, and this target is not tried
+ * again), or an error. */
+static int by_cma(struct skiff_win *w, const struct skiff_rma_op *op, int *done)
+{
+    *done = 0;
+    if (op->kind != SKIFF_RMA_PUT && op->kind != SKIFF_RMA_GET)
+        return MPI_SUCCESS;
+    int t = op->target;
+    int rc = skiff_rma_cma(w->pids[t], w->rbase[t] + (uint64_t)(op->disp * (MPI_Aint)w->units[t]), op);
+    *done = rc == 0;
+    if (rc == -EPERM || rc == -ESRCH || rc == -ENOSYS) {
+        skiff_log(SKIFF_LOG_INFO, "one-sided: process_vm_%s to rank %d refused (%s): messages from now on",
+                  op->kind == SKIFF_RMA_PUT ? "writev" : "readv", t, strerror(-rc));
+        w->cma[t] = 0;
+        rc = 0;
+    }
+    if (!rc)
+        return MPI_SUCCESS;
+    return skiff_err(rc == -ENOMEM ? MPI_ERR_NO_MEM : MPI_ERR_OTHER, "single copy %s rank %d failed: %s",
+                     op->kind == SKIFF_RMA_PUT ? "to" : "from", t, strerror(-rc));
+}
+
 int skiff_rma_issue(struct skiff_win *w, const struct skiff_rma_op *op)
 {
-    if (skiff_rma_path(w, op->target) == SKIFF_RMA_PATH_DIRECT && direct_fast(w, op)) {
+    int path = skiff_rma_path(w, op->target), done = 0;
+    if (path == SKIFF_RMA_PATH_DIRECT) {
+        done = direct_fast(w, op);
+    } else if (path == SKIFF_RMA_PATH_CMA) {
+        int rc = by_cma(w, op, &done);
+        if (rc)
+            return rc;
+    }
+    if (done) {
         if (op->user)
             skiff_req_complete(op->user);
         return MPI_SUCCESS;
@@ -822,8 +856,9 @@ int skiff_rma_lock(struct skiff_win *w, int type, int target, int nocheck)
     if (rc)
         return rc;
     w->locks[target] = type | (nocheck ? SKIFF_LOCK_NOCHECK : 0);
-    /* Local loads and stores in an epoch on our own window need the lock held. */
-    if (target == w->rank)
+    /* Local loads and stores in an epoch on our own window need the lock held, and so do the origin's
+     * own writes into a single-copy target: there the grant is awaited (the target's next MPI call). */
+    if (target == w->rank || (!nocheck && skiff_rma_path(w, target) == SKIFF_RMA_PATH_CMA))
         wait_outs(w, target);
     atomic_thread_fence(memory_order_seq_cst);
     return MPI_SUCCESS;
@@ -852,9 +887,18 @@ int skiff_rma_flush(struct skiff_win *w, int target)
     atomic_thread_fence(memory_order_seq_cst);
     if (w->direct)
         return MPI_SUCCESS;
-    for (int t = target < 0 ? 0 : target; !rc && t < (target < 0 ? w->size : target + 1); t++)
-        if (w->locks[t] || target >= 0)
-            rc = control(w, SKIFF_RMA_FLUSH, 0, t);
+    for (int t = target < 0 ? 0 : target; !rc && t < (target < 0 ? w->size : target + 1); t++) {
+        if (!w->locks[t] && target < 0)
+            continue;
+        /* Single copy completes at the target when the call returns: only messages sent since the last
+         * flush need the target's answer, so a flush after puts and gets alone asks nothing of it. */
+        int cma = skiff_rma_path(w, t) == SKIFF_RMA_PATH_CMA;
+        if (cma && w->sent[t] == w->flushed[t])
+            continue;
+        rc = control(w, SKIFF_RMA_FLUSH, 0, t);
+        if (cma)
+            w->flushed[t] = w->sent[t];
+    }
     if (!rc)
         wait_outs(w, target);
     return rc;
@@ -966,6 +1010,10 @@ static void release(struct skiff_win *w)
     free(w->posts);
     free(w->completes);
     free(w->regions);
+    free(w->cma);
+    free(w->rbase);
+    free(w->pids);
+    free(w->flushed);
     if (w->info)
         skiff_info_free(w->info);
     skiff_eh_release(w->errhandler);
@@ -1040,6 +1088,34 @@ static int map_shared(struct skiff_win *w)
     return MPI_SUCCESS;
 }
 
+/* Win_create: which targets single copy reaches (the others of this node that can be reached so; not
+ * this process, whose own operations are messages to itself as on the message path). */
+static int cma_targets(struct skiff_win *w, const int64_t *all)
+{
+    size_t n = (size_t)w->size;
+    int any = 0, me = skiff_node_of(skiff_comm_world_rank(w->comm, w->rank));
+    w->cma = calloc(n, 1);
+    w->rbase = calloc(n, sizeof *w->rbase);
+    w->pids = calloc(n, sizeof *w->pids);
+    w->flushed = calloc(n, sizeof *w->flushed);
+    if (!w->cma || !w->rbase || !w->pids || !w->flushed)
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory for a window over %d processes", w->size);
+    for (int r = 0; r < w->size; r++) {
+        int wr = skiff_comm_world_rank(w->comm, r);
+        w->rbase[r] = (uint64_t)all[4 * r + 2];
+        if (r == w->rank || !all[4 * r + 3] || skiff_node_of(wr) != me)
+            continue;
+        w->pids[r] = (int)skiff_boot_pid(wr); /* known for the ranks of this node only */
+        w->cma[r] = w->pids[r] > 0;
+        any |= w->cma[r];
+    }
+    if (!any) {
+        free(w->cma);
+        w->cma = NULL;
+    }
+    return MPI_SUCCESS;
+}
+
 int skiff_win_make(struct skiff_comm *c, int flavor, void *base, MPI_Aint bytes, int disp_unit,
                    const struct skiff_info *info, void **base_out, struct skiff_win **out)
 {
@@ -1062,7 +1138,10 @@ int skiff_win_make(struct skiff_comm *c, int flavor, void *base, MPI_Aint bytes,
     w->rank = w->comm->rank;
     w->size = w->comm->size;
     size_t n = (size_t)w->size;
-    int64_t mine[2] = {(int64_t)bytes, disp_unit}, *all = malloc(sizeof mine * n);
+    /* Win_create memory is reached by single copy when both ends can (the flag), at the base given. */
+    int64_t mine[4] = {(int64_t)bytes, disp_unit, (int64_t)(uintptr_t)base,
+                       flavor == MPI_WIN_FLAVOR_CREATE && skiff_rma_cma_usable()},
+            *all = malloc(sizeof mine * n);
     w->sizes = malloc(sizeof *w->sizes * n);
     w->units = malloc(sizeof *w->units * n);
     w->sent = calloc(n, sizeof *w->sent);
@@ -1089,14 +1168,16 @@ int skiff_win_make(struct skiff_comm *c, int flavor, void *base, MPI_Aint bytes,
             rc = skiff_err(MPI_ERR_NO_MEM, "out of memory allocating a window of %lld bytes", (long long)bytes);
         w->base = w->owned;
     }
-    int64_t fill[2] = {0, 1};
+    int64_t fill[4] = {0, 1, 0, 0};
     int rc2 = skiff_coll_allgather(all ? (const void *)mine : fill, sizeof mine, all ? all : NULL, w->comm);
     if (!rc && rc2)
         rc = rc2;
     for (size_t r = 0; !rc && r < n; r++) {
-        w->sizes[r] = (MPI_Aint)all[2 * r];
-        w->units[r] = (int)all[2 * r + 1];
+        w->sizes[r] = (MPI_Aint)all[4 * r];
+        w->units[r] = (int)all[4 * r + 1];
     }
+    if (!rc && mine[3])
+        rc = cma_targets(w, all);
     free(all);
     if (!rc && flavor == MPI_WIN_FLAVOR_SHARED) {
         for (int r = 0; !rc && r < w->size; r++)
@@ -1192,6 +1273,10 @@ static void forget(void *obj)
     free(w->posts);
     free(w->completes);
     free(w->regions);
+    free(w->cma);
+    free(w->rbase);
+    free(w->pids);
+    free(w->flushed);
     if (w->info)
         skiff_info_free(w->info);
     free(w->attrs.v);

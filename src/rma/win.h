@@ -39,6 +39,12 @@ struct skiff_win {
     size_t seg_bytes;
     void *owned;               /* MPI_WIN_FLAVOR_ALLOCATE across nodes: the memory the window allocated */
     int direct;                /* every part is in seg: operations are copies by the origin */
+    /* Win_create within a node: cma[t] when put and get reach rank t's memory (at rbase[t], process
+     * pids[t]) with process_vm_writev/readv; NULL when no target can be reached so. */
+    unsigned char *cma;
+    uint64_t *rbase;
+    int *pids;
+    uint64_t *flushed;         /* sent[t] when the last flush of t was answered */
     MPI_Errhandler errhandler; /* MPI_ERRORS_ARE_FATAL unless set */
     char name[MPI_MAX_OBJECT_NAME];
     struct skiff_attrs attrs;
@@ -152,7 +158,7 @@ int skiff_rma_complete(struct skiff_win *w);
 int skiff_rma_wait(struct skiff_win *w, int block);
 
 /* How an operation reaches a target: the one place per-transport capabilities will decide. */
-enum skiff_rma_path_kind { SKIFF_RMA_PATH_MESSAGE = 0, SKIFF_RMA_PATH_DIRECT };
+enum skiff_rma_path_kind { SKIFF_RMA_PATH_MESSAGE = 0, SKIFF_RMA_PATH_DIRECT, SKIFF_RMA_PATH_CMA };
 int skiff_rma_path(const struct skiff_win *w, int target);
 
 /* MPI_Finalize: windows the program never freed are forgotten (their memory released). */

@@ -9,7 +9,7 @@ struct skiff_config skiff_cfg;
 
 const struct skiff_config_row skiff_config_table[] = {
     {"SKIFF_DEBUG", "0", "log level: 0 errors, 1 info, 2 debug (to stderr, prefixed with the rank)"},
-    {"SKIFF_SHM_CMA", "auto", "large shared-memory messages: 1 single copy (process_vm_readv), 0 pipelined copy, auto probes"},
+    {"SKIFF_SHM_CMA", "auto", "large shared-memory messages: 1 single copy (process_vm_readv), 0 pipelined copy, auto probes; 0 also keeps MPI_Win_create windows on messages"},
     {"SKIFF_SHM_EAGER", "16384", "largest message (bytes) sent eagerly over shared memory; larger ones use rendezvous"},
     {"SKIFF_SHM_FBOX", "16384", "bytes of each per-pair fast box ring (rounded to a power of two, 4 KiB minimum)"},
     {"SKIFF_SHM_CELL", "32768", "payload bytes of one shared-memory queue cell (eager and pipelined copies)"},

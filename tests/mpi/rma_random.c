@@ -106,7 +106,14 @@ int main(int argc, char **argv)
     model = calloc((size_t)size * W, sizeof *model);
     long *mem;
     MPI_Win win;
-    CHECK_MPI(MPI_Win_allocate(W * sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
+    /* "create" as argument 2: the same over user memory (MPI_Win_create: single copy within a node) */
+    int create = argc > 2 && strcmp(argv[2], "create") == 0;
+    if (create) {
+        mem = tu_malloc(W * sizeof(long));
+        CHECK_MPI(MPI_Win_create(mem, W * sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    } else {
+        CHECK_MPI(MPI_Win_allocate(W * sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
+    }
     for (int i = 0; i < W; i++)
         mem[i] = 0;
     CHECK_MPI(MPI_Win_fence(0, win));
@@ -129,6 +136,8 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Allreduce(&sum, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
     CHECK_EQ(all_want, all);
     CHECK_MPI(MPI_Win_free(&win));
+    if (create)
+        free(mem);
     free(model);
     if (rank == 0)
         printf("OK rma_random (seed %llu, checksum %ld)\n", (unsigned long long)seed, all);

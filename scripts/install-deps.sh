@@ -5,8 +5,8 @@ set -eu
 
 # clang + libclang-rt-14-dev: the libFuzzer target; iproute2: the emulated cluster (ip netns, tc);
 # netpipe-tcp: raw TCP floor for bench/cluster.sh; slurm-wlm + munge: srun --mpi=pmi2 tests;
-# valgrind: the memcheck subset of the suite.
-PKGS="build-essential cmake pkg-config libhwloc-dev hwloc libcmocka-dev gnuplot-nox
+# valgrind: the memcheck subset of the suite; gfortran (+ python3, the generator): the Fortran bindings.
+PKGS="build-essential cmake pkg-config libhwloc-dev hwloc libcmocka-dev gnuplot-nox gfortran
       mpich libmpich-dev openmpi-bin libopenmpi-dev python3 procps hostname
       clang libclang-rt-14-dev iproute2 netpipe-tcp slurm-wlm munge valgrind"
 

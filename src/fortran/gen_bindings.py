@@ -1,0 +1,375 @@
+#!/usr/bin/env python3
+"""Fortran bindings for skiff, generated from the C prototypes of include/mpi.h (the one table).
+
+    gen_bindings.py MPI_H HANDWRITTEN_C OUT_C OUT_LIST [OUT_INTERFACES_F90]
+
+Reads every `SKIFF_MPI_API <ret> MPI_<name>(<args>);` of mpi.h and, for each call whose arguments it
+knows how to carry from Fortran (integers, handles, addresses and counts, choice buffers, statuses,
+strings, arrays of these), writes a Fortran-callable C wrapper to OUT_C: `mpi_<name>_` (what gfortran
+calls), the aliases `mpi_<name>__` and `MPI_<NAME>`, and the same three as `pmpi_...`/`PMPI_...`, which
+call PMPI_<name>, so a profiler sees Fortran calls under the MPI names. Calls bound by hand in
+HANDWRITTEN_C (every `SKIFF_F_HAND(name)` there) are skipped. OUT_LIST gets one line per C call:
+`bound <name>`, `hand <name>`, `c-only <name> <why>` or `unbound <name> <why>` (docs/fortran.md
+quotes its counts; the fortran_census test checks every bound call's exports). OUT_INTERFACES_F90 gets
+the mpi module's explicit interface for each generated binding (included by gen_mpif.py's module).
+"""
+import re
+import sys
+
+HANDLES = {
+    'MPI_Comm': 'Comm', 'MPI_Datatype': 'Type', 'MPI_Group': 'Group', 'MPI_Request': 'Request',
+    'MPI_Op': 'Op', 'MPI_Errhandler': 'Errhandler', 'MPI_Info': 'Info', 'MPI_Win': 'Win',
+    'MPI_File': 'File', 'MPI_Message': 'Message', 'MPI_Session': 'Session',
+}
+WIDE = ('MPI_Aint', 'MPI_Count', 'MPI_Offset')
+CHOICE = {'buf', 'sendbuf', 'recvbuf', 'inbuf', 'outbuf', 'inoutbuf', 'buffer', 'origin_addr',
+          'result_addr', 'compare_addr', 'location', 'base'}
+# C int arguments that are LOGICAL in Fortran (gfortran: .TRUE. = 1, .FALSE. = 0, as C reads them).
+LOGICAL = {'flag', 'reorder', 'periods', 'remain_dims', 'commute', 'weighted'}
+# Fortran indices are 1-based: these outputs get +1 (unless MPI_UNDEFINED).
+INDEX_OUT = {'index', 'indx'}
+# The length of each handle or status array, as a C expression over the (Fortran) arguments.
+ARRAY_LEN = {
+    'count': '*count', 'incount': '*incount', 'max_datatypes': '*max_datatypes',
+}
+
+
+# MPI-1 calls removed in MPI-3 whose Fortran form takes a default INTEGER where C takes an MPI_Aint:
+# bound like their C prototype they would write 8 bytes into a 4-byte INTEGER. Not bound (yet).
+MPI1_INTEGER_ADDRESSES = {'Address', 'Type_extent', 'Type_lb', 'Type_ub', 'Type_hvector',
+                          'Type_hindexed', 'Type_struct'}
+
+
+def c_only(name):
+    """Calls with no Fortran binding in the standard (C-only by definition)."""
+    if name.startswith('T_'):
+        return 'the tools interface has only C bindings'
+    if name.endswith('_c'):
+        return 'large-count forms exist in Fortran only as mpi_f08 overloads'
+    if re.search(r'_(c2f|f2c|toint|fromint|c2f08|f082c|f2f08|f082f)$', name):
+        return 'handle and status conversion between C and Fortran'
+    if name.startswith('Abi_'):
+        return 'MPI-5 ABI queries have only C bindings'
+    return None
+
+
+def parse(path):
+    src = open(path).read()
+    src = re.sub(r'/\*.*?\*/', '', src, flags=re.S)
+    out = []
+    for ret, name, args in re.findall(r'SKIFF_MPI_API\s+(\w+)\s+MPI_(\w+)\s*\(([^)]*)\)\s*;', src):
+        params = []
+        for a in [x.strip() for x in args.split(',')]:
+            if a in ('void', ''):
+                continue
+            if a == '...':
+                params.append(('...', '...'))
+                continue
+            m = re.match(r'(.*?)(\w+)\s*((?:\[\w*\])*)$', a)
+            ctype = m.group(1).strip() + (' ' + m.group(3) if m.group(3) else '')
+            params.append((ctype.strip(), m.group(2)))
+        out.append((ret, name, params))
+    return out
+
+
+class Unbound(Exception):
+    pass
+
+
+def status_len(name, pname):
+    if name in ('Waitsome', 'Testsome', 'Request_get_status_some'):
+        return '(*outcount == MPI_UNDEFINED ? 0 : *outcount)'
+    return '*count'
+
+
+def handle_array_len(name, pname, params):
+    names = [p for _, p in params]
+    if name in ('Alltoallw', 'Ialltoallw', 'Alltoallw_init'):
+        return 'skiff_f_peers(c_comm, %d, 0)' % (1 if pname.startswith('send') else 0)
+    if name in ('Neighbor_alltoallw', 'Ineighbor_alltoallw', 'Neighbor_alltoallw_init'):
+        return 'skiff_f_peers(c_comm, %d, 1)' % (1 if pname.startswith('send') else 0)
+    for key in ('count', 'incount', 'max_datatypes'):
+        if key in names:
+            if name == 'Type_get_contents' and key != 'max_datatypes':
+                continue
+            return ARRAY_LEN[key]
+    raise Unbound('handle array %s: no length' % pname)
+
+
+def gen(ret, name, params):
+    """Returns (fortran parameter list, wrapper body lines, call argument list) or raises Unbound."""
+    fparams, pre, post, cargs, lens, decl = [], [], [], [], [], []
+    post_free = []
+    for ctype, p in params:
+        base = ctype.replace('const ', '').strip()
+        is_const = ctype.startswith('const')
+        if ctype == '...':
+            raise Unbound('variadic')
+        if base == 'int' and p not in ('argc',):
+            fparams.append('MPI_Fint *%s' % p)
+            cargs.append('*%s' % p)
+        elif base in ('int *', 'int []', 'int [][3]'):
+            fparams.append('MPI_Fint *%s' % p)
+            if p in ('weights', 'sourceweights', 'destweights'):
+                cargs.append('skiff_f_weights(%s)' % p)
+            else:
+                cargs.append(p if base != 'int [][3]' else '(int (*)[3])%s' % p)
+            if p in INDEX_OUT:
+                post.append('if (rc == MPI_SUCCESS && *%s >= 0) *%s += 1;' % (p, p))
+            if p == 'array_of_indices':
+                post.append('if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED) '
+                            'for (int i = 0; i < *outcount; i++) %s[i] += 1;' % p)
+            if p in LOGICAL and base == 'int *':
+                post.append('if (rc == MPI_SUCCESS) *%s = (*%s != 0);' % (p, p))
+        elif base in WIDE:
+            fparams.append('%s *%s' % (base, p))
+            cargs.append('*%s' % p)
+        elif base in [w + ' *' for w in WIDE] + [w + ' []' for w in WIDE]:
+            fparams.append('%s *%s' % (base.split()[0], p))
+            cargs.append(p)
+        elif base in HANDLES:
+            k = HANDLES[base]
+            fparams.append('MPI_Fint *%s' % p)
+            pre.append('%s c_%s = MPI_%s_f2c(*%s);' % (base, p, k, p))
+            cargs.append('c_%s' % p)
+        elif base.endswith(' *') and base[:-2] in HANDLES and not p.startswith('array_of'):
+            h = base[:-2]
+            k = HANDLES[h]
+            fparams.append('MPI_Fint *%s' % p)
+            pre.append('%s c_%s = MPI_%s_f2c(*%s);' % (h, p, k, p))
+            cargs.append('&c_%s' % p)
+            post.append('if (rc == MPI_SUCCESS) *%s = MPI_%s_c2f(c_%s);' % (p, k, p))
+        elif base.endswith(' []') and base[:-3] in HANDLES:
+            h = base[:-3]
+            k = HANDLES[h]
+            n = handle_array_len(name, p, params)
+            fparams.append('MPI_Fint *%s' % p)
+            pre.append('int n_%s = %s;' % (p, n))
+            decl.append('%s *c_%s = NULL;' % (h, p))
+            pre.append('c_%s = skiff_f_alloc((size_t)n_%s, sizeof(%s));' % (p, p, h))
+            pre.append('if (!c_%s) { *ierr = MPI_ERR_NO_MEM; goto out; }' % p)
+            post_free.append('free(c_%s);' % p)
+            if not (name == 'Type_get_contents'):
+                pre.append('for (int i = 0; i < n_%s; i++) c_%s[i] = MPI_%s_f2c(%s[i]);' % (p, p, k, p))
+            cargs.append('c_%s' % p)
+            if not is_const:
+                post.append('if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) '
+                            'for (int i = 0; i < n_%s; i++) %s[i] = MPI_%s_c2f(c_%s[i]);' % (p, p, k, p))
+        elif base in ('MPI_Status *', 'MPI_Status []') and (p.startswith('array_of') or base.endswith('[]')):
+            n = status_len(name, p)
+            fparams.append('MPI_Fint *%s' % p)
+            decl.append('MPI_Status *c_%s = MPI_STATUSES_IGNORE;' % p)
+            pre.append('if (!skiff_f_statuses_ignore(%s)) {' % p)
+            pre.append('    c_%s = skiff_f_alloc((size_t)%s, sizeof(MPI_Status));' % (p, '*' + ('incount' if 'incount' in [q for _, q in params] else 'count')))
+            pre.append('    if (!c_%s) { *ierr = MPI_ERR_NO_MEM; goto out; }' % p)
+            pre.append('}')
+            post_free.append('free(c_%s);' % p)
+            cargs.append('c_%s' % p)
+            post.append('if ((rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS) && c_%s != MPI_STATUSES_IGNORE) '
+                        'for (int i = 0; i < %s; i++) MPI_Status_c2f(&c_%s[i], %s + i * MPI_F_STATUS_SIZE);'
+                        % (p, n, p, p))
+        elif base == 'MPI_Status *':
+            fparams.append('MPI_Fint *%s' % p)
+            if is_const:
+                pre.append('MPI_Status s_%s;' % p)
+                pre.append('MPI_Status_f2c(%s, &s_%s);' % (p, p))
+                cargs.append('&s_%s' % p)
+            else:
+                pre.append('MPI_Status s_%s, *c_%s = MPI_STATUS_IGNORE;' % (p, p))
+                pre.append('if (!skiff_f_status_ignore(%s)) { MPI_Status_f2c(%s, &s_%s); c_%s = &s_%s; }'
+                           % (p, p, p, p, p))
+                cargs.append('c_%s' % p)
+                post.append('if (c_%s != MPI_STATUS_IGNORE) MPI_Status_c2f(c_%s, %s);' % (p, p, p))
+        elif base in ('void *',) and p in CHOICE:
+            fparams.append('void *%s' % p)
+            cargs.append('skiff_f_buf(%s)' % p)
+        elif base == 'void *' and p == 'baseptr':
+            # Fortran's BASEPTR is an INTEGER(KIND=MPI_ADDRESS_KIND) the C call stores the address in.
+            fparams.append('MPI_Aint *%s' % p)
+            cargs.append('(void *)%s' % p)
+        elif base == 'void *' and p == 'buffer_addr':
+            fparams.append('void *%s' % p)
+            pre.append('void *c_%s = NULL;' % p)
+            pre.append('(void)%s;' % p)
+            cargs.append('&c_%s' % p)
+        elif base in ('char *', 'char []') and is_const:
+            fparams.append('const char *%s' % p)
+            lens.append('size_t %s_len' % p)
+            decl.append('char *c_%s = NULL;' % p)
+            pre.append('c_%s = skiff_f_string_in(%s, %s_len);' % (p, p, p))
+            pre.append('if (!c_%s) { *ierr = MPI_ERR_NO_MEM; goto out; }' % p)
+            post_free.append('free(c_%s);' % p)
+            cargs.append('c_%s' % p)
+        elif base == 'char *':
+            fparams.append('char *%s' % p)
+            lens.append('size_t %s_len' % p)
+            decl.append('char *c_%s = NULL;' % p)
+            pre.append('c_%s = skiff_f_string_buf(%s_len);' % (p, p))
+            pre.append('if (!c_%s) { *ierr = MPI_ERR_NO_MEM; goto out; }' % p)
+            post_free.append('free(c_%s);' % p)
+            cargs.append('c_%s' % p)
+            post.append('if (rc == MPI_SUCCESS) skiff_f_string_out(c_%s, %s, %s_len);' % (p, p, p))
+        else:
+            raise Unbound('argument %s %s' % (ctype, p))
+    if ret == 'int':
+        fparams.append('MPI_Fint *ierr')
+    elif ret in ('double',) + WIDE:
+        pass
+    else:
+        raise Unbound('returns %s' % ret)
+    # Alltoallw's type arrays need the C communicator before they are converted.
+    comm_first = [l for l in pre if l.startswith('MPI_Comm c_comm ')]
+    if comm_first:
+        pre = comm_first + [l for l in pre if l not in comm_first]
+    return fparams + lens, decl + pre, post, post_free, cargs
+
+
+def emit(ret, name, params, out):
+    fparams, pre, post, post_free, cargs = gen(ret, name, params)
+    lower = name.lower()
+    sig = ', '.join(fparams) if fparams else 'void'
+    pnames = [re.split(r'[ *]+', fp)[-1] for fp in fparams]
+    w = out.append
+    call = '%sMPI_%s(%s)' % ('%s', name, ', '.join(cargs))
+    if ret != 'int':
+        w('static %s fw_%s(int skiff_p%s)' % (ret, lower, ''.join(', ' + f for f in fparams)))
+        w('{')
+        w('    return skiff_p ? %s : %s;' % (call % 'P', call % ''))
+        w('}')
+        for pre_, pfx in (('mpi', ''), ('pmpi', 'P')):
+            w('SKIFF_F_API %s %s_%s_(%s) { return fw_%s(%d%s); }'
+              % (ret, pre_, lower, sig, lower, 1 if pfx else 0, ''.join(', ' + n for n in pnames)))
+            w('SKIFF_F_ALIAS(%s_%s_, %s_%s__, %sMPI_%s)' % (pre_, lower, pre_, lower, pfx, name.upper()))
+        return
+    w('static void fw_%s(int skiff_p, %s)' % (lower, sig))
+    w('{')
+    uses_out = any('goto out' in l for l in pre)
+    for l in pre:
+        w('    ' + l)
+    w('    int rc = skiff_p ? %s : %s;' % (call % 'P', call % ''))
+    for l in post:
+        w('    ' + l)
+    w('    *ierr = rc;')
+    if uses_out:
+        w('out:')
+    for l in post_free:
+        w('    ' + l)
+    if uses_out and not post_free:
+        w('    ;')
+    w('}')
+    for pre_, pfx in (('mpi', ''), ('pmpi', 'P')):
+        w('SKIFF_F_API void %s_%s_(%s) { fw_%s(%d%s); }'
+          % (pre_, lower, sig, lower, 1 if pfx else 0, ''.join(', ' + n for n in pnames)))
+        w('SKIFF_F_ALIAS(%s_%s_, %s_%s__, %sMPI_%s)' % (pre_, lower, pre_, lower, pfx, name.upper()))
+
+
+ARRAY_NAMES = {'weights', 'sourceweights', 'destweights', 'array_of_statuses'}
+
+
+def interface(ret, name, params):
+    """The `mpi` module's explicit interface for a generated binding (free form), or None.
+    Choice buffers are TYPE(*), DIMENSION(*) with gfortran's NO_ARG_CHECK, so any type, kind and rank
+    (and MPI_BOTTOM, MPI_IN_PLACE) passes; everything else is checked as the standard declares it."""
+    decls, imports, args = [], set(), []
+    for ctype, p in params:
+        base = ctype.replace('const ', '').strip()
+        arr = base.endswith('[]') or p in ARRAY_NAMES
+        dim = '(*)' if arr else ''
+        if base in ('int', 'int *', 'int []') and p in LOGICAL:
+            decls.append('logical :: %s%s' % (p, dim))
+        elif base in ('int', 'int *', 'int []') or base in HANDLES or \
+                (base.endswith((' *', ' []')) and base.split()[0] in HANDLES):
+            decls.append('integer :: %s%s' % (p, dim))
+        elif base == 'int [][3]':
+            decls.append('integer :: %s(3,*)' % p)
+        elif base.split()[0] in WIDE:
+            kind = {'MPI_Aint': 'MPI_ADDRESS_KIND', 'MPI_Count': 'MPI_COUNT_KIND',
+                    'MPI_Offset': 'MPI_OFFSET_KIND'}[base.split()[0]]
+            imports.add(kind)
+            decls.append('integer(kind=%s) :: %s%s' % (kind, p, dim))
+        elif base.startswith('MPI_Status'):
+            imports.add('MPI_STATUS_SIZE')
+            decls.append('integer :: %s(MPI_STATUS_SIZE%s)' % (p, ',*' if arr or p.startswith('array_of') else ''))
+        elif base == 'void *' and p == 'baseptr':
+            imports.add('MPI_ADDRESS_KIND')
+            decls.append('integer(kind=MPI_ADDRESS_KIND) :: %s' % p)
+        elif base == 'void *':
+            decls.append('!GCC$ ATTRIBUTES NO_ARG_CHECK :: %s' % p)
+            decls.append('type(*), dimension(*) :: %s' % p)
+        elif base in ('char *', 'char []'):
+            decls.append('character(len=*) :: %s' % p)
+        else:
+            return None
+        args.append(p)
+    if ret == 'int':
+        args.append('ierror')
+        decls.append('integer :: ierror')
+        head, tail = 'subroutine MPI_%s' % name, 'end subroutine'
+    else:
+        head = {'double': 'double precision function MPI_%s' % name}.get(ret)
+        if head is None:
+            imports.add('MPI_ADDRESS_KIND')
+            head = 'integer(kind=MPI_ADDRESS_KIND) function MPI_%s' % name
+        tail = 'end function'
+    L, line = [], '  %s(' % head
+    for i, a in enumerate(args):
+        piece = a + (', ' if i < len(args) - 1 else ')')
+        if len(line) + len(piece) > 100:
+            L.append(line + '&')
+            line = '      '
+        line += piece
+    if not args:
+        line += ')'
+    L.append(line)
+    if imports:
+        L.append('    import :: %s' % ', '.join(sorted(imports)))
+    L.append('    implicit none')
+    L += ['    ' + d for d in decls]
+    L.append('  ' + tail)
+    return L
+
+
+def main():
+    mpi_h, hand_c, out_c, out_list = sys.argv[1:5]
+    out_if = sys.argv[5] if len(sys.argv) > 5 else None
+    ifaces = ['! Generated by src/fortran/gen_bindings.py from include/mpi.h: the mpi module\'s',
+              '! explicit interfaces, one per generated binding.', 'interface']
+    hand = set(re.findall(r'SKIFF_F_HAND\((\w+)\)', open(hand_c).read()))
+    protos = parse(mpi_h)
+    out = ['/* Generated by src/fortran/gen_bindings.py from include/mpi.h: do not edit. */',
+           '#include "fortran_impl.h"', '']
+    listing = []
+    for ret, name, params in protos:
+        why = c_only(name)
+        if name in hand:
+            listing.append('hand %s' % name)
+            continue
+        if why:
+            listing.append('c-only %s %s' % (name, why))
+            continue
+        if name in MPI1_INTEGER_ADDRESSES:
+            listing.append('unbound %s removed MPI-1 call whose Fortran form has INTEGER addresses' % name)
+            continue
+        try:
+            body = []
+            emit(ret, name, params, body)
+        except Unbound as e:
+            listing.append('unbound %s %s' % (name, e))
+            continue
+        out.extend(body)
+        out.append('')
+        listing.append('bound %s' % name)
+        itf = interface(ret, name, params)
+        if itf:
+            ifaces.extend(itf)
+    missing = hand - {n for _, n, _ in protos}
+    if missing:
+        sys.exit('gen_bindings: SKIFF_F_HAND names no call of mpi.h: %s' % ', '.join(sorted(missing)))
+    open(out_c, 'w').write('\n'.join(out) + '\n')
+    if out_if:
+        open(out_if, 'w').write('\n'.join(ifaces + ['end interface']) + '\n')
+    open(out_list, 'w').write('\n'.join(sorted(listing, key=lambda l: l.split()[1])) + '\n')
+
+
+if __name__ == '__main__':
+    main()

@@ -634,8 +634,8 @@ static int direct_fast(struct skiff_win *w, const struct skiff_rma_op *op)
     int cls = tt->predefined ? skiff_rma_atomic_class(tt->basic, tt->size) : SKIFF_ATOMIC_NONE;
     int fetch = op->kind == SKIFF_RMA_GACC || op->kind == SKIFF_RMA_CAS;
     int no_in = op->kind == SKIFF_RMA_GACC && op->op == MPI_NO_OP;
-    if (!cls || (!no_in && (ot != tt || op->ocount != op->tcount)) || (fetch && (op->rt != tt || op->rcount != op->tcount)) ||
-        !skiff_rma_atomic_aligned(addr, tt->size))
+    if (!cls || (!no_in && (ot != tt || op->ocount != op->tcount)) ||
+        (fetch && (op->rt != tt || op->rcount != op->tcount)) || !skiff_rma_atomic_aligned(addr, tt->size))
         return 0;
     const char *in = no_in ? NULL : op->oaddr, *cmp = op->kind == SKIFF_RMA_CAS ? op->compare : NULL;
     char *old = fetch ? op->raddr : NULL;

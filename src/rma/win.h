@@ -1,7 +1,8 @@
 /* One-sided communication: windows and the engine that moves their operations (docs/design.md,
- * "One-sided"). Every operation travels as a message on the window's private communicator and is applied
- * by the target in its progress engine; skiff_rma_path is where per-transport capabilities (shared memory
- * load/store, single copy, RDMA) will choose another way. */
+ * "One-sided"). skiff_rma_path chooses per target: the origin applies operations itself on a window that
+ * is one shared segment (copies, CPU atomics: rma/atomic.c), moves put and get by single copy into
+ * Win_create memory on its node (rma/cma.c), or sends them as messages on the window's private
+ * communicator that the target applies in its progress engine. */
 #ifndef SKIFF_RMA_WIN_H
 #define SKIFF_RMA_WIN_H
 

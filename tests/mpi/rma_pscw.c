@@ -24,7 +24,14 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int *mem;
     MPI_Win win;
-    CHECK_MPI(MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
+    /* "create" as argument: the same over user memory (MPI_Win_create: single copy within a node) */
+    int create = argc > 1 && strcmp(argv[1], "create") == 0;
+    if (create) {
+        mem = tu_malloc(4 * sizeof(int));
+        CHECK_MPI(MPI_Win_create(mem, 4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    } else {
+        CHECK_MPI(MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
+    }
     MPI_Group world, ring;
     MPI_Comm_group(MPI_COMM_WORLD, &world);
     ring = ring_group(world, rank, size);
@@ -96,6 +103,8 @@ int main(int argc, char **argv)
     MPI_Group_free(&ring);
     MPI_Group_free(&world);
     CHECK_MPI(MPI_Win_free(&win));
+    if (create)
+        free(mem);
     if (rank == 0)
         printf("OK rma_pscw\n");
     MPI_Finalize();

@@ -14,7 +14,14 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int *mem;
     MPI_Win win;
-    CHECK_MPI(MPI_Win_allocate(2 * N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
+    /* "create" as argument: the same over user memory (MPI_Win_create: single copy within a node) */
+    int create = argc > 1 && strcmp(argv[1], "create") == 0;
+    if (create) {
+        mem = tu_malloc(2 * N * sizeof(int));
+        CHECK_MPI(MPI_Win_create(mem, 2 * N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+    } else {
+        CHECK_MPI(MPI_Win_allocate(2 * N * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
+    }
     CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win));
     for (int i = 0; i < 2 * N; i++)
         mem[i] = 0;
@@ -76,6 +83,8 @@ int main(int argc, char **argv)
     CHECK_MPI(MPI_Win_unlock(next, win));
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     CHECK_MPI(MPI_Win_free(&win));
+    if (create)
+        free(mem);
     if (rank == 0)
         printf("OK rma_req\n");
     MPI_Finalize();

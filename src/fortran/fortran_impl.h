@@ -60,8 +60,9 @@ static inline int skiff_f_statuses_ignore(const MPI_Fint *s)
 void *skiff_f_alloc(size_t n, size_t size);
 /* A Fortran CHARACTER input as a C string: trailing (and leading) blanks dropped. */
 char *skiff_f_string_in(const char *s, size_t len);
-/* A C buffer for a string output of a CHARACTER of length len (room for what any call writes). */
-char *skiff_f_string_buf(size_t len);
+/* A C buffer for a string output of a CHARACTER of length len: room for what any call writes, at least
+ * `least` bytes (a count the caller gives the C call; ignored when not positive). */
+char *skiff_f_string_buf(size_t len, long long least);
 /* Copies a C string result into a CHARACTER of length len, blank-padded (truncated if longer). */
 void skiff_f_string_out(const char *c, char *f, size_t len);
 /* Alltoallw's number of type array entries: the group's size (remote group of an intercommunicator),

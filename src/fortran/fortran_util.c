@@ -38,11 +38,13 @@ char *skiff_f_string_in(const char *s, size_t len)
     return c;
 }
 
-char *skiff_f_string_buf(size_t len)
+char *skiff_f_string_buf(size_t len, long long least)
 {
-    /* Calls write up to their MPI_MAX_* (the longest is the library version) or, for MPI_Info_get,
-     * the valuelen the caller gives, which is at most the CHARACTER's length. */
+    /* Calls write up to their MPI_MAX_* (the longest is the library version) or, for MPI_Info_get and
+     * MPI_Info_get_string, the length the caller gives (least). */
     size_t n = len > MPI_MAX_LIBRARY_VERSION_STRING ? len : MPI_MAX_LIBRARY_VERSION_STRING;
+    if (least > 0 && (unsigned long long)least > n)
+        n = (size_t)least;
     return calloc(n + 1, 1);
 }
 

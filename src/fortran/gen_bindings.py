@@ -204,7 +204,10 @@ def gen(ret, name, params):
             fparams.append('char *%s' % p)
             lens.append('size_t %s_len' % p)
             decl.append('char *c_%s = NULL;' % p)
-            pre.append('c_%s = skiff_f_string_buf(%s_len);' % (p, p))
+            # MPI_Info_get writes up to valuelen characters, MPI_Info_get_string up to buflen bytes,
+            # whatever the CHARACTER's length: the C buffer holds what they may write.
+            least = {'Info_get': '*valuelen + 1', 'Info_get_string': '*buflen'}.get(name, '0')
+            pre.append('c_%s = skiff_f_string_buf(%s_len, %s);' % (p, p, least))
             pre.append('if (!c_%s) { *ierr = MPI_ERR_NO_MEM; goto out; }' % p)
             post_free.append('free(c_%s);' % p)
             cargs.append('c_%s' % p)

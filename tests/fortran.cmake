@@ -1,0 +1,54 @@
+# Fortran (issue 18): programs in tests/fortran/ built against libmpifort with mpif.h or the mpi module,
+# run like the C tests (np 1-4 on shared memory, 2-4 on tcp), label "fortran"; the bindings' census
+# (every bound call exported under its four Fortran names and as pmpi_, nothing else exported); and
+# the installed mpifort. Only when the Fortran bindings are built (a Fortran compiler was found).
+
+# Without a Fortran compiler the project still configures, says the Fortran parts are skipped and
+# writes no Fortran wrapper (run whether or not this build has Fortran).
+add_test(NAME fortran_absent
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/fortran/absent.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(fortran_absent PROPERTIES LABELS "fortran;tools" TIMEOUT 300)
+
+if(NOT SKIFF_HAVE_FORTRAN)
+  return()
+endif()
+
+set(SKIFF_FTEST_SRC ${CMAKE_CURRENT_SOURCE_DIR}/fortran)
+# name|source: f_p2p is fixed form with mpif.h; the others use the mpi module.
+foreach(_t "p2p|f_p2p.f" "coll|f_coll.f90" "types_comm|f_types_comm.f90")
+  string(REPLACE "|" ";" _t "${_t}")
+  list(GET _t 0 _name)
+  list(GET _t 1 _src)
+  get_filename_component(_base ${_src} NAME_WE)
+  # The target skiff_mpi_test looks for (mpitest_<base>), built here from Fortran.
+  add_executable(mpitest_${_base} ${SKIFF_FTEST_SRC}/${_src})
+  target_link_libraries(mpitest_${_base} PRIVATE mpifort mpi)
+  target_include_directories(mpitest_${_base} PRIVATE ${SKIFF_FORTRAN_INCDIR})
+  target_compile_options(mpitest_${_base} PRIVATE -Wall)
+  set_target_properties(mpitest_${_base} PROPERTIES
+    OUTPUT_NAME ${_base}
+    RUNTIME_OUTPUT_DIRECTORY ${SKIFF_TEST_BIN}
+    Fortran_MODULE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fortran_mod/${_base})
+  add_dependencies(mpitest_${_base} skiff_fortran_headers)
+  skiff_mpi_test(fortran_${_name} ${_src} "1;2;3;4" TIMEOUT 60)
+  foreach(_np 1 2 3 4)
+    set_tests_properties(fortran_${_name}_np${_np} PROPERTIES LABELS "mpi;fortran")
+    if(NOT _np EQUAL 1)
+      set_tests_properties(fortran_${_name}_tcp_np${_np} PROPERTIES LABELS "mpi;tcp;fortran")
+    endif()
+  endforeach()
+endforeach()
+
+add_test(NAME fortran_census
+  COMMAND sh ${SKIFF_FTEST_SRC}/census.sh $<TARGET_FILE:mpifort>
+          ${CMAKE_BINARY_DIR}/src/fortran/fortran_bindings.txt)
+set_tests_properties(fortran_census PROPERTIES LABELS "fortran;api" TIMEOUT 60)
+
+add_test(NAME fortran_install
+  COMMAND sh ${SKIFF_FTEST_SRC}/install.sh ${CMAKE_BINARY_DIR} ${SKIFF_FTEST_SRC})
+set_tests_properties(fortran_install PROPERTIES LABELS "fortran;tools" TIMEOUT 300)
+if(SKIFF_SANITIZE)
+  # The installed libraries are instrumented: programs linked with them must be too.
+  set_tests_properties(fortran_install PROPERTIES
+    ENVIRONMENT "SKIFF_FC=${CMAKE_Fortran_COMPILER} -fsanitize=address,undefined")
+endif()

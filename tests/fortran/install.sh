@@ -1,0 +1,29 @@
+#!/bin/sh
+# install.sh BUILD_DIR TEST_SRC_DIR
+# The Fortran side of an installed skiff: `cmake --install` into a fresh prefix gives mpif.h, mpi.mod,
+# libmpifort.so and mpifort/mpif90/mpif77 that point into the prefix; programs built with them (mpif.h
+# in fixed form, the mpi module in free form) run under the prefix's mpiexec with no LD_LIBRARY_PATH.
+set -eu
+build=$1 src=$2
+work=$(mktemp -d "${TMPDIR:-/tmp}/skiff-finstall.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+prefix=$work/skiff
+cmake --install "$build" --prefix "$prefix" >/dev/null
+unset LD_LIBRARY_PATH
+cd "$work"
+fail() { echo "FAIL: $*"; exit 1; }
+for f in bin/mpifort bin/mpif90 bin/mpif77 include/mpif.h include/mpi.mod lib/libmpifort.so; do
+    [ -e "$prefix/$f" ] || fail "$prefix/$f is missing"
+done
+for w in mpifort mpif90 mpif77; do
+    "$prefix/bin/$w" -show | grep -q -- "-I$prefix/include .*$prefix/lib/libmpifort.so $prefix/lib/libmpi.so" ||
+        fail "$w -show: $("$prefix/bin/$w" -show)"
+done
+[ "$("$prefix/bin/mpifort" --showme:libs)" = "mpifort mpi" ] || fail "mpifort --showme:libs"
+"$prefix/bin/mpif77" -Wall "$src/f_p2p.f" -o p2p || fail "mpif77 f_p2p.f"
+"$prefix/bin/mpifort" -Wall "$src/f_coll.f90" -o coll || fail "mpifort f_coll.f90"
+for p in p2p coll; do
+    out=$("$prefix/bin/mpiexec" -n 2 "./$p" 2>&1) || fail "$p: $out"
+    printf '%s\n' "$out" | grep -q ': ok$' || fail "$p printed: $out"
+done
+echo "OK Fortran from the installed prefix $prefix"

@@ -49,3 +49,9 @@ skiff_mpi_test(rma_lock_create      rma_lock.c             "2;3;4"             A
 skiff_mpi_test(rma_req_create       rma_req.c              "2;3;4"             ARGS create)
 skiff_mpi_test(rma_pscw_create      rma_pscw.c             "2;3;4"             ARGS create)
 skiff_mpi_test(rma_random_create_nocma rma_random.c        "3"                 ARGS 1 create ENV SKIFF_SHM_CMA=0)
+# Large transfers: 4 MiB put/get (contiguous and through a vector type) and a 1 MiB accumulate, every
+# byte checked; on the message path (a pretend node per rank; the _tcp_ ones over tcp) they go by the
+# point-to-point rendezvous, striped over the rails.
+skiff_mpi_test(rma_big              rma_big.c              "1;2;3")
+skiff_mpi_test(rma_big_create       rma_big.c              "2;3"               ARGS create)
+skiff_mpi_test(rma_big_msgpath      rma_big.c              "2;3"               ENV SKIFF_NODE_SIZE=1)

@@ -25,7 +25,7 @@ WIDE = ('MPI_Aint', 'MPI_Count', 'MPI_Offset')
 CHOICE = {'buf', 'sendbuf', 'recvbuf', 'inbuf', 'outbuf', 'inoutbuf', 'buffer', 'origin_addr',
           'result_addr', 'compare_addr', 'location', 'base'}
 # C int arguments that are LOGICAL in Fortran (gfortran: .TRUE. = 1, .FALSE. = 0, as C reads them).
-LOGICAL = {'flag', 'reorder', 'periods', 'remain_dims', 'commute', 'weighted'}
+LOGICAL = {'flag', 'reorder', 'periods', 'remain_dims', 'commute', 'weighted', 'high'}
 # Fortran indices are 1-based: these outputs get +1 (unless MPI_UNDEFINED).
 INDEX_OUT = {'index', 'indx'}
 # The length of each handle or status array, as a C expression over the (Fortran) arguments.

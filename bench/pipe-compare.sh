@@ -14,7 +14,9 @@
 #   -c CPUS    run every rank inside CPU list CPUS (taskset -c CPUS, e.g. 0): with fewer CPUs than
 #              ranks, each library's oversubscription settings (2 ranks on one core: -c 0)
 #   other arguments go to every skiff-pipe run, e.g. --stream, --bidir, --nocache, --end 64m,
-#   --pairs, --pattern ring, --bidir --workload auto (not -o or --plot: the script names the files)
+#   --pairs, --pattern ring, --bidir --workload auto, the one-sided --put [--nofence], --get
+#   [--nofence], --fop, --cas, --cacheline (bench/rma-compare.sh runs them all and makes one table)
+#   (not -o or --plot: the script names the files)
 # Writes to DIR: skiff.out mpich.out ompi.out (data files of round 1; later rounds <lib>-rN.out),
 # <lib>.txt (stdout with the summary), <lib>.err (progress and errors), build-<lib>.log,
 # summary.txt, compare.png (throughput), busy.png (rank 0's CPU busy %), sys.png (rank 0's system

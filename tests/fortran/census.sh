@@ -3,14 +3,16 @@
 # The Fortran bindings' census: every call gen_bindings.py bound (or left to fortran_hand.c) is exported
 # by libmpifort under the names Fortran compilers call (mpi_x_, mpi_x__, MPI_X) and as pmpi_x_,
 # pmpi_x__, PMPI_X; libmpifort exports nothing else but the COMMON blocks of the special addresses
-# and the predefined attribute procedures (all mpi_*). Prints the counts docs/fortran.md quotes.
+# and the predefined attribute procedures (all mpi_*; under ASan also its __odr_asan.mpi_* markers of
+# those COMMON blocks). Prints the counts docs/fortran.md quotes.
 set -eu
 lib=$1 list=$2
 work=$(mktemp -d "${TMPDIR:-/tmp}/skiff-fcensus.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 nm -D --defined-only "$lib" | awk '{ print $NF }' | sort -u >"$work/exports"
 fail=0
-stray=$(grep -v '^\(mpi_\|pmpi_\|MPI_\|PMPI_\)' "$work/exports" || true)
+# __odr_asan.X: AddressSanitizer's one-definition markers of the exported COMMON blocks (ASan builds).
+stray=$(grep -v '^\(mpi_\|pmpi_\|MPI_\|PMPI_\|__odr_asan\.mpi_\)' "$work/exports" || true)
 [ -z "$stray" ] || { echo "fortran census: libmpifort exports other names: $stray"; fail=1; }
 awk '$1 == "bound" || $1 == "hand" { print $2 }' "$list" >"$work/bound"
 while read -r name; do

@@ -820,10 +820,11 @@ static void wait_outs(struct skiff_win *w, int target)
     }
 }
 
-int skiff_rma_fence(struct skiff_win *w, int assert)
+/* Fence, message path: learn how many operations were sent to this process (a reduce-scatter of every
+ * process's counts) and apply them all, and wait for this process's own to be answered. */
+static int fence_drain(struct skiff_win *w)
 {
     uint64_t expect = 0;
-    atomic_thread_fence(memory_order_seq_cst); /* direct stores before the others may read them */
     size_t *ones = malloc(sizeof *ones * (size_t)w->size);
     if (!ones)
         return skiff_err(MPI_ERR_NO_MEM, "out of memory for a fence over %d processes", w->size);
@@ -836,6 +837,18 @@ int skiff_rma_fence(struct skiff_win *w, int assert)
     struct skiff_waiter wt = SKIFF_WAITER_INIT;
     while (w->applied < expect || w->nout)
         skiff_wait_step(&wt);
+    return MPI_SUCCESS;
+}
+
+int skiff_rma_fence(struct skiff_win *w, int assert)
+{
+    int rc = MPI_SUCCESS;
+    atomic_thread_fence(memory_order_seq_cst); /* direct stores before the others may read them */
+    /* Nothing to drain where no operation is a message: on a direct window each one is complete when
+     * its call returns, and MPI_MODE_NOPRECEDE (given by all or none) says none was issued. The
+     * barrier alone then separates the epochs. */
+    if (!w->direct && !(assert & MPI_MODE_NOPRECEDE) && (rc = fence_drain(w)))
+        return rc;
     if ((rc = skiff_coll_barrier(w->comm, NULL)))
         return rc;
     atomic_thread_fence(memory_order_seq_cst);

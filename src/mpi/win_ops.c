@@ -221,10 +221,31 @@ ACCUMULATE(MPI_Accumulate_c, MPI_Count)
 GET_ACCUMULATE(MPI_Get_accumulate, int)
 GET_ACCUMULATE(MPI_Get_accumulate_c, MPI_Count)
 
+/* Fetch_and_op and Compare_and_swap of one predefined element on a direct window, the shape of the
+ * counters and locks programs build on MPI: rma()'s checks for that shape with one datatype lookup,
+ * then one atomic step (no operation structure, no message). 1: done. 0: any other case, and any
+ * argument in doubt, which rma() then handles and reports. */
+static int atomic_fast(MPI_Win win, int cas, const void *in, const void *cmp, void *out, MPI_Datatype dt,
+                       int target, MPI_Aint disp, MPI_Op op)
+{
+    struct skiff_win *w = skiff_win_get(win);
+    const struct skiff_type *t = skiff_type_get(dt);
+    if (!w || !t || !t->predefined || target < 0 || target >= w->size || !out || (cas && !cmp) ||
+        (!in && (cas || op != MPI_NO_OP)) ||
+        !(w->epoch == SKIFF_EPOCH_FENCE || w->locks[target] || w->in_access[target]))
+        return 0;
+    if (!cas && check_acc_op(op, t, t) != MPI_SUCCESS)
+        return 0;
+    return skiff_rma_atomic_one(w, target, disp, t, cas ? MPI_REPLACE : op, in, cmp, out);
+}
+
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
                       MPI_Aint target_disp, MPI_Op op_, MPI_Win win)
 {
     SKIFF_ENTER(MPI_Fetch_and_op);
+    SKIFF_REQUIRE_INIT();
+    if (atomic_fast(win, 0, origin_addr, NULL, result_addr, datatype, target_rank, target_disp, op_))
+        return MPI_SUCCESS;
     struct skiff_rma_op op = {.kind = SKIFF_RMA_GACC, .oaddr = origin_addr, .raddr = result_addr,
                               .target = target_rank, .disp = target_disp, .op = op_};
     return rma(&op, datatype, datatype, datatype, 1, 1, 1, win, 0, NULL);
@@ -235,6 +256,9 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
                           MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
 {
     SKIFF_ENTER(MPI_Compare_and_swap);
+    SKIFF_REQUIRE_INIT();
+    if (atomic_fast(win, 1, origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, MPI_REPLACE))
+        return MPI_SUCCESS;
     const struct skiff_type *t = skiff_type_get(datatype);
     if (t && !t->predefined)
         return skiff_win_fail(win, skiff_err(MPI_ERR_TYPE, "MPI_Compare_and_swap takes a predefined datatype "

@@ -736,6 +736,21 @@ static int by_cma(struct skiff_win *w, const struct skiff_rma_op *op, int *done)
                      op->kind == SKIFF_RMA_PUT ? "to" : "from", t, strerror(-rc));
 }
 
+int skiff_rma_atomic_one(struct skiff_win *w, int target, MPI_Aint disp, const struct skiff_type *t, MPI_Op op,
+                         const void *in, const void *cmp, void *out)
+{
+    long long start;
+    if (!w->direct || __builtin_mul_overflow((long long)disp, w->units[target], &start) || start < 0 ||
+        start + (long long)t->size > w->sizes[target])
+        return 0;
+    char *addr = (char *)w->seg + w->offsets[target] + start;
+    int cls = skiff_rma_atomic_class(t->basic, t->size);
+    if (!cls || !skiff_rma_atomic_aligned(addr, t->size))
+        return 0;
+    skiff_rma_atomic_elem(addr, t->size, cls, op, t->basic, in, cmp, out);
+    return 1;
+}
+
 int skiff_rma_issue(struct skiff_win *w, const struct skiff_rma_op *op)
 {
     int path = skiff_rma_path(w, op->target), done = 0;

@@ -142,6 +142,11 @@ struct skiff_rma_op {
 
 /* Starts op (the caller checked it; target is not MPI_PROC_NULL). */
 int skiff_rma_issue(struct skiff_win *w, const struct skiff_rma_op *op);
+/* One element of the predefined type t at disp in target's part, by one atomic step with no message
+ * (skiff_rma_atomic_elem's arguments): 1 when done, 0 when this is not such a case (not a direct window,
+ * out of range, misaligned, or a type without a lock-free form) and nothing was done. */
+int skiff_rma_atomic_one(struct skiff_win *w, int target, MPI_Aint disp, const struct skiff_type *t, MPI_Op op,
+                         const void *in, const void *cmp, void *out);
 /* MPI_Win_fence. */
 int skiff_rma_fence(struct skiff_win *w, int assert);
 /* locks[] holds the type, with this bit when the lock was taken with MPI_MODE_NOCHECK (never asked for). */

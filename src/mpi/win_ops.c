@@ -67,9 +67,15 @@ static int check_range(const struct skiff_win *w, int target, MPI_Aint disp, siz
     return MPI_SUCCESS;
 }
 
+/* Whether an access epoch to target is open: a fence's, a lock's or a start's. */
+static int in_epoch(const struct skiff_win *w, int target)
+{
+    return w->epoch == SKIFF_EPOCH_FENCE || w->locks[target] || w->in_access[target];
+}
+
 static int check_epoch(const struct skiff_win *w, int target)
 {
-    if (SKIFF_LIKELY(w->epoch == SKIFF_EPOCH_FENCE || w->locks[target] || w->in_access[target]))
+    if (SKIFF_LIKELY(in_epoch(w, target)))
         return MPI_SUCCESS;
     return skiff_err(MPI_ERR_RMA_SYNC, "no access epoch to rank %d is open (start one with MPI_Win_fence, "
                                        "MPI_Win_start, MPI_Win_lock or MPI_Win_lock_all)", target);
@@ -231,8 +237,7 @@ static int atomic_fast(MPI_Win win, int cas, const void *in, const void *cmp, vo
     struct skiff_win *w = skiff_win_get(win);
     const struct skiff_type *t = skiff_type_get(dt);
     if (!w || !t || !t->predefined || target < 0 || target >= w->size || !out || (cas && !cmp) ||
-        (!in && (cas || op != MPI_NO_OP)) ||
-        !(w->epoch == SKIFF_EPOCH_FENCE || w->locks[target] || w->in_access[target]))
+        (!in && (cas || op != MPI_NO_OP)) || !in_epoch(w, target))
         return 0;
     if (!cas && check_acc_op(op, t, t) != MPI_SUCCESS)
         return 0;

@@ -188,6 +188,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     rc = cg_parse_options(argc, argv, &o, rank);
     if (rc) {
+        /* Only rank 0 explains a bad option; the others must not exit (and so end the job) first. */
+        MPI_Barrier(MPI_COMM_WORLD);
         MPI_Finalize();
         return rc == 1 ? 0 : 2;
     }

@@ -114,6 +114,11 @@ foreach(_t rma_msgpath_put rma_msgpath_get_nofence rma_msgpath_fop rma_tcp_put r
 endforeach()
 skiff_pipe_test(rma_cacheline_msgpath refused --cacheline)
 set_property(TEST pipe_rma_cacheline_msgpath PROPERTY ENVIRONMENT SKIFF_NODE_SIZE=1)
+# Three ranks: refused, and rank 0's reason must reach the user before the others' exit ends the job.
+add_test(NAME pipe_rma_three_ranks
+  COMMAND ${SKIFF_MPIEXEC} -n 3 --timeout 60 $<TARGET_FILE:skiff-pipe> --put --quick)
+set_tests_properties(pipe_rma_three_ranks PROPERTIES TIMEOUT 90 PROCESSORS 2 LABELS "tools;pipe"
+  PASS_REGULAR_EXPRESSION "one-sided modes need exactly 2 ranks \\(mpiexec -n 2\\), not 3")
 # Raw floors, without MPI.
 skiff_pipe_test(memcpy             memcpy     -q --quick --end 256k)
 skiff_pipe_test(tcp                tcp        -q --quick --end 256k)

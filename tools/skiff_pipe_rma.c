@@ -416,6 +416,7 @@ int pipe_rma_main(const struct pipe_opts *o, const char *what)
     if (size != 2) {
         if (rank == 0)
             fprintf(stderr, "skiff-pipe: the one-sided modes need exactly 2 ranks (mpiexec -n 2), not %d\n", size);
+        MPI_Barrier(MPI_COMM_WORLD); /* the others exit only after rank 0 has said why */
         return 2;
     }
     struct rma_ctx c;

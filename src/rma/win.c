@@ -736,14 +736,36 @@ static int by_cma(struct skiff_win *w, const struct skiff_rma_op *op, int *done)
                      op->kind == SKIFF_RMA_PUT ? "to" : "from", t, strerror(-rc));
 }
 
-int skiff_rma_atomic_one(struct skiff_win *w, int target, MPI_Aint disp, const struct skiff_type *t, MPI_Op op,
-                         const void *in, const void *cmp, void *out)
+/* Where bytes at disp in target's part of a direct window are, or NULL when they are not all in it. */
+static char *direct_addr(const struct skiff_win *w, int target, MPI_Aint disp, size_t bytes)
 {
     long long start;
     if (!w->direct || __builtin_mul_overflow((long long)disp, w->units[target], &start) || start < 0 ||
-        start + (long long)t->size > w->sizes[target])
+        bytes > (size_t)w->sizes[target] || start > w->sizes[target] - (long long)bytes)
+        return NULL;
+    return (char *)w->seg + w->offsets[target] + start;
+}
+
+int skiff_rma_copy_one(struct skiff_win *w, int get, int target, MPI_Aint disp, const struct skiff_type *t,
+                       size_t count, void *buf)
+{
+    size_t bytes;
+    char *addr;
+    if (__builtin_mul_overflow(count, t->size, &bytes) || !(addr = direct_addr(w, target, disp, bytes)))
         return 0;
-    char *addr = (char *)w->seg + w->offsets[target] + start;
+    if (get)
+        memmove(buf, addr, bytes);
+    else
+        memmove(addr, buf, bytes);
+    return 1;
+}
+
+int skiff_rma_atomic_one(struct skiff_win *w, int target, MPI_Aint disp, const struct skiff_type *t, MPI_Op op,
+                         const void *in, const void *cmp, void *out)
+{
+    char *addr = direct_addr(w, target, disp, t->size);
+    if (!addr)
+        return 0;
     int cls = skiff_rma_atomic_class(t->basic, t->size);
     if (!cls || !skiff_rma_atomic_aligned(addr, t->size))
         return 0;

@@ -147,6 +147,11 @@ int skiff_rma_issue(struct skiff_win *w, const struct skiff_rma_op *op);
  * out of range, misaligned, or a type without a lock-free form) and nothing was done. */
 int skiff_rma_atomic_one(struct skiff_win *w, int target, MPI_Aint disp, const struct skiff_type *t, MPI_Op op,
                          const void *in, const void *cmp, void *out);
+/* Put (get 0) or get (1) of count elements of the predefined contiguous type t between buf and disp in
+ * target's part, as one copy: 1 when done, 0 when not such a case (not a direct window, out of range)
+ * and nothing was done. */
+int skiff_rma_copy_one(struct skiff_win *w, int get, int target, MPI_Aint disp, const struct skiff_type *t,
+                       size_t count, void *buf);
 /* MPI_Win_fence. */
 int skiff_rma_fence(struct skiff_win *w, int assert);
 /* locks[] holds the type, with this bit when the lock was taken with MPI_MODE_NOCHECK (never asked for). */

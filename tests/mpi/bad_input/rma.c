@@ -18,6 +18,22 @@ static MPI_Win win_of(struct bad_ctx *x, int fence)
     return w;
 }
 
+/* A window from MPI_Win_allocate: skiff's direct path, whose put and get of one predefined type take a
+ * shortcut that must refuse the same arguments rma() refuses. */
+static MPI_Win alloc_win_of(struct bad_ctx *x, int fence)
+{
+    MPI_Win w = MPI_WIN_NULL;
+    MPI_Errhandler eh;
+    int *base;
+    MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL, x->comm, &base, &w);
+    MPI_Comm_get_errhandler(x->comm, &eh);
+    MPI_Win_set_errhandler(w, eh);
+    MPI_Errhandler_free(&eh);
+    if (fence)
+        MPI_Win_fence(0, w);
+    return w;
+}
+
 static int done(MPI_Win w, int rc)
 {
     MPI_Win_free(&w);
@@ -128,6 +144,24 @@ static int put_uncommitted(struct bad_ctx *x)
     int rc = MPI_Put(x->ibuf2, 1, MPI_INT, 0, 0, 1, t, w);
     MPI_Type_free(&t);
     return done(w, rc);
+}
+
+static int put_range_direct(struct bad_ctx *x)
+{
+    MPI_Win w = alloc_win_of(x, 1);
+    return done(w, MPI_Put(x->ibuf2, 2, MPI_INT, 0, 3, 2, MPI_INT, w));
+}
+
+static int get_disp_direct(struct bad_ctx *x)
+{
+    MPI_Win w = alloc_win_of(x, 1);
+    return done(w, MPI_Get(x->ibuf2, 1, MPI_INT, 0, -2, 1, MPI_INT, w));
+}
+
+static int get_no_epoch_direct(struct bad_ctx *x)
+{
+    MPI_Win w = alloc_win_of(x, 0);
+    return done(w, MPI_Get(x->ibuf2, 1, MPI_INT, 0, 0, 1, MPI_INT, w));
 }
 
 static int get_win_null(struct bad_ctx *x)
@@ -448,6 +482,9 @@ const struct bad_case bad_rma[] = {
     {"put_no_epoch", "MPI_Put", MPI_ERR_RMA_SYNC, "no access epoch to rank 0", put_no_epoch},
     {"put_signature", "MPI_Put", MPI_ERR_TYPE, "12 bytes", put_signature},
     {"put_uncommitted", "MPI_Put", MPI_ERR_TYPE, "not committed", put_uncommitted},
+    {"put_range_direct", "MPI_Put", MPI_ERR_RMA_RANGE, "window of 16 bytes", put_range_direct},
+    {"get_disp_direct", "MPI_Get", MPI_ERR_DISP, "target_disp -2", get_disp_direct},
+    {"get_no_epoch_direct", "MPI_Get", MPI_ERR_RMA_SYNC, "no access epoch to rank 0", get_no_epoch_direct},
     {"get_win_null", "MPI_Get", MPI_ERR_WIN, "MPI_WIN_NULL", get_win_null},
     {"acc_user_op", "MPI_Accumulate", MPI_ERR_OP, "predefined ops only", acc_user_op},
     {"acc_op_type", "MPI_Accumulate", MPI_ERR_OP, "MPI_BAND", acc_op_type},

@@ -840,6 +840,8 @@ int skiff_rma_issue(struct skiff_win *w, const struct skiff_rma_op *op)
     else if (op->user)
         skiff_req_complete(op->user); /* the origin data is packed: its buffer is free again */
     w->sent[op->target]++;
+    if (op->kind == SKIFF_RMA_PUT || op->kind == SKIFF_RMA_ACC)
+        w->blind[op->target]++;
     return send_msg(w, op->target, h, len);
 }
 
@@ -874,6 +876,7 @@ static int fence_drain(struct skiff_win *w)
     struct skiff_waiter wt = SKIFF_WAITER_INIT;
     while (w->applied < expect || w->nout)
         skiff_wait_step(&wt);
+    memset(w->blind, 0, sizeof *w->blind * (size_t)w->size); /* every operation is applied */
     return MPI_SUCCESS;
 }
 
@@ -923,9 +926,13 @@ int skiff_rma_unlock(struct skiff_win *w, int target)
         w->locks[target] = 0;
         return MPI_SUCCESS;
     }
-    int rc = control(w, w->locks[target] & SKIFF_LOCK_NOCHECK ? SKIFF_RMA_FLUSH : SKIFF_RMA_UNLOCK, 0, target);
+    /* A lock taken with MPI_MODE_NOCHECK holds nothing at the target: its unlock is a flush. */
+    int nocheck = w->locks[target] & SKIFF_LOCK_NOCHECK, rc = MPI_SUCCESS;
+    if (!nocheck || w->blind[target])
+        rc = control(w, nocheck ? SKIFF_RMA_FLUSH : SKIFF_RMA_UNLOCK, 0, target);
     if (rc)
         return rc;
+    w->blind[target] = 0;
     wait_outs(w, target);
     w->locks[target] = 0;
     return MPI_SUCCESS;
@@ -940,14 +947,14 @@ int skiff_rma_flush(struct skiff_win *w, int target)
     for (int t = target < 0 ? 0 : target; !rc && t < (target < 0 ? w->size : target + 1); t++) {
         if (!w->locks[t] && target < 0)
             continue;
-        /* Single copy completes at the target when the call returns: only messages sent since the last
-         * flush need the target's answer, so a flush after puts and gets alone asks nothing of it. */
-        int cma = skiff_rma_path(w, t) == SKIFF_RMA_PATH_CMA;
-        if (cma && w->sent[t] == w->flushed[t])
+        /* A fetching operation is complete at the target when its reply is here (the target answers
+         * after applying it), and single copy when its call returns: only puts and accumulates sent as
+         * messages since the last flush need the target's word. Without them the flush asks nothing of
+         * the target and only waits for the replies (over tcp: one round trip per fetch_and_op, not two). */
+        if (!w->blind[t])
             continue;
         rc = control(w, SKIFF_RMA_FLUSH, 0, t);
-        if (cma)
-            w->flushed[t] = w->sent[t];
+        w->blind[t] = 0;
     }
     if (!rc)
         wait_outs(w, target);
@@ -1052,6 +1059,7 @@ static void release(struct skiff_win *w)
     free(w->units);
     free(w->offsets);
     free(w->sent);
+    free(w->blind);
     free(w->locks);
     free(w->blocked);
     free(w->in_access);
@@ -1063,7 +1071,6 @@ static void release(struct skiff_win *w)
     free(w->cma);
     free(w->rbase);
     free(w->pids);
-    free(w->flushed);
     if (w->info)
         skiff_info_free(w->info);
     skiff_eh_release(w->errhandler);
@@ -1147,8 +1154,7 @@ static int cma_targets(struct skiff_win *w, const int64_t *all)
     w->cma = calloc(n, 1);
     w->rbase = calloc(n, sizeof *w->rbase);
     w->pids = calloc(n, sizeof *w->pids);
-    w->flushed = calloc(n, sizeof *w->flushed);
-    if (!w->cma || !w->rbase || !w->pids || !w->flushed)
+    if (!w->cma || !w->rbase || !w->pids)
         return skiff_err(MPI_ERR_NO_MEM, "out of memory for a window over %d processes", w->size);
     for (int r = 0; r < w->size; r++) {
         int wr = skiff_comm_world_rank(w->comm, r);
@@ -1195,6 +1201,7 @@ int skiff_win_make(struct skiff_comm *c, int flavor, void *base, MPI_Aint bytes,
     w->sizes = malloc(sizeof *w->sizes * n);
     w->units = malloc(sizeof *w->units * n);
     w->sent = calloc(n, sizeof *w->sent);
+    w->blind = calloc(n, sizeof *w->blind);
     w->locks = calloc(n, sizeof *w->locks);
     w->blocked = calloc(n, 1);
     w->in_access = calloc(n, 1);
@@ -1204,7 +1211,7 @@ int skiff_win_make(struct skiff_comm *c, int flavor, void *base, MPI_Aint bytes,
     w->completes = calloc(n, sizeof *w->completes);
     w->naccess = w->nexpose = -1;
     w->info = skiff_info_dup(info);
-    if (!all || !w->sizes || !w->units || !w->sent || !w->locks || !w->blocked || !w->info || !w->in_access ||
+    if (!all || !w->sizes || !w->units || !w->sent || !w->blind || !w->locks || !w->blocked || !w->info || !w->in_access ||
         !w->access || !w->expose || !w->posts || !w->completes)
         rc = skiff_err(MPI_ERR_NO_MEM, "out of memory for a window over %d processes", w->size);
     /* Every process takes part in the collectives below, even one that failed, so none waits forever. */
@@ -1315,6 +1322,7 @@ static void forget(void *obj)
     free(w->units);
     free(w->offsets);
     free(w->sent);
+    free(w->blind);
     free(w->locks);
     free(w->blocked);
     free(w->in_access);
@@ -1326,7 +1334,6 @@ static void forget(void *obj)
     free(w->cma);
     free(w->rbase);
     free(w->pids);
-    free(w->flushed);
     if (w->info)
         skiff_info_free(w->info);
     free(w->attrs.v);

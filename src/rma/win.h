@@ -45,13 +45,15 @@ struct skiff_win {
     unsigned char *cma;
     uint64_t *rbase;
     int *pids;
-    uint64_t *flushed;         /* sent[t] when the last flush of t was answered */
     MPI_Errhandler errhandler; /* MPI_ERRORS_ARE_FATAL unless set */
     char name[MPI_MAX_OBJECT_NAME];
     struct skiff_attrs attrs;
     struct skiff_info *info;   /* the hints given (MPI_Win_get_info gives them back), never NULL */
     /* Fence: operations sent to each target and applied here, over the window's life. */
     uint64_t *sent;
+    /* Operations sent to each target since its last flush whose completion there no reply of their own
+     * shows (puts, accumulates): a flush asks the target only when this is not 0. */
+    uint64_t *blind;
     uint64_t applied;
     int epoch;                 /* enum skiff_win_epoch */
     int next_tag;              /* reply tags of this process's operations: 1 and up */

@@ -181,6 +181,24 @@ static int copy_fast(MPI_Win win, int get, const void *buf, MPI_Count oc, MPI_Da
     return skiff_rma_copy_one(w, get, target, disp, t, (size_t)oc, (void *)(uintptr_t)buf);
 }
 
+/* Fetch_and_op, Compare_and_swap and a one-element Accumulate of a predefined type on a direct window,
+ * the shape of the counters, flags and locks programs build on MPI: rma()'s checks for that shape with
+ * one datatype lookup, then one atomic step (no operation structure, no message). out is NULL for the
+ * accumulate, which fetches nothing. 1: done. 0: any other case, and any argument in doubt, which rma()
+ * then handles and reports. */
+static int atomic_fast(MPI_Win win, int cas, const void *in, const void *cmp, void *out, MPI_Datatype dt,
+                       int target, MPI_Aint disp, MPI_Op op)
+{
+    struct skiff_win *w = skiff_win_get(win);
+    const struct skiff_type *t = skiff_type_get(dt);
+    if (!w || !t || !t->predefined || target < 0 || target >= w->size || (cas && (!cmp || !out)) ||
+        (!in && (cas || op != MPI_NO_OP)) || !in_epoch(w, target))
+        return 0;
+    if (!cas && check_acc_op(op, t, t) != MPI_SUCCESS)
+        return 0;
+    return skiff_rma_atomic_one(w, target, disp, t, cas ? MPI_REPLACE : op, in, cmp, out);
+}
+
 #define PUT(name, count_t)                                                                               \
     int P##name(const void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype, int target_rank,\
                 MPI_Aint target_disp, count_t target_count, MPI_Datatype target_datatype, MPI_Win win)   \
@@ -225,6 +243,10 @@ GET(MPI_Get_c, MPI_Count)
                 MPI_Win win)                                                                             \
     {                                                                                                    \
         SKIFF_ENTER(name);                                                                               \
+        SKIFF_REQUIRE_INIT();                                                                            \
+        if (origin_count == 1 && target_count == 1 && origin_datatype == target_datatype && origin_addr &&\
+            atomic_fast(win, 0, origin_addr, NULL, NULL, origin_datatype, target_rank, target_disp, op_))  \
+            return MPI_SUCCESS;                                                                          \
         struct skiff_rma_op op = {.kind = SKIFF_RMA_ACC, .oaddr = origin_addr, .target = target_rank,    \
                                   .disp = target_disp, .op = op_};                                       \
         return rma(&op, origin_datatype, MPI_DATATYPE_NULL, target_datatype, origin_count, 0,            \
@@ -250,23 +272,6 @@ ACCUMULATE(MPI_Accumulate_c, MPI_Count)
 
 GET_ACCUMULATE(MPI_Get_accumulate, int)
 GET_ACCUMULATE(MPI_Get_accumulate_c, MPI_Count)
-
-/* Fetch_and_op and Compare_and_swap of one predefined element on a direct window, the shape of the
- * counters and locks programs build on MPI: rma()'s checks for that shape with one datatype lookup,
- * then one atomic step (no operation structure, no message). 1: done. 0: any other case, and any
- * argument in doubt, which rma() then handles and reports. */
-static int atomic_fast(MPI_Win win, int cas, const void *in, const void *cmp, void *out, MPI_Datatype dt,
-                       int target, MPI_Aint disp, MPI_Op op)
-{
-    struct skiff_win *w = skiff_win_get(win);
-    const struct skiff_type *t = skiff_type_get(dt);
-    if (!w || !t || !t->predefined || target < 0 || target >= w->size || !out || (cas && !cmp) ||
-        (!in && (cas || op != MPI_NO_OP)) || !in_epoch(w, target))
-        return 0;
-    if (!cas && check_acc_op(op, t, t) != MPI_SUCCESS)
-        return 0;
-    return skiff_rma_atomic_one(w, target, disp, t, cas ? MPI_REPLACE : op, in, cmp, out);
-}
 
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
                       MPI_Aint target_disp, MPI_Op op_, MPI_Win win)

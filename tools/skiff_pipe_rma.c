@@ -360,6 +360,7 @@ static int open_shared(struct rma_ctx *c)
         if (c->rank == 0)
             fprintf(stderr, "skiff-pipe: --cacheline needs both ranks on one node with shared memory "
                             "(MPI_COMM_TYPE_SHARED has %d rank)\n", n);
+        MPI_Barrier(MPI_COMM_WORLD); /* the other rank exits only after rank 0 has said why */
         return 1;
     }
     void *mine = NULL, *p = NULL;

@@ -60,6 +60,7 @@ static int setup_and_solve(const struct cg_options *o, MPI_Comm comm, struct cg_
     if (cg_solve(&run->a, &run->h, o, run->b, run->x, &run->res)) {
         if (run->rank == 0)
             fprintf(stderr, "skiff-cg: --jacobi needs a nonzero diagonal, and the matrix has a zero one\n");
+        MPI_Barrier(comm); /* every rank failed: none exits before rank 0 has said why */
         return 1;
     }
     return 0;

@@ -287,6 +287,32 @@ static int grantable(const struct skiff_win *w, int type)
 }
 
 /* Applies one arrived message; 0 if it must wait (a lock that cannot be granted yet). */
+/* The writing half of every operation, the same at the target (apply) and on the direct path: cur
+ * holds the elements at addr as they were (gathered; NULL for a put) and data what the origin sent.
+ * A get writes nothing; what get, get_accumulate and compare_and_swap return is cur as it was before
+ * this, which the caller has kept. */
+static void update(char *addr, const struct rma_hdr *h, const struct rma_blk *b, const char *data, char *cur,
+                   MPI_Op op, const struct skiff_type *bt, size_t bytes)
+{
+    MPI_Datatype basic = (MPI_Datatype)(uintptr_t)h->basic;
+    switch (h->kind) {
+    case SKIFF_RMA_PUT:
+        scatter(addr, h, b, data);
+        break;
+    case SKIFF_RMA_ACC:
+    case SKIFF_RMA_GACC: /* MPI_NO_OP sends no data and changes nothing */
+        if (h->data && combine(op, basic, bt, data, cur, bytes) == 0)
+            scatter(addr, h, b, cur);
+        break;
+    case SKIFF_RMA_CAS:
+        if (memcmp(cur, data + bytes, bytes) == 0)
+            scatter(addr, h, b, data);
+        break;
+    default:
+        break;
+    }
+}
+
 static int apply(struct skiff_win *w, struct skiff_rma_in *in)
 {
     const struct rma_hdr *h = in->buf;
@@ -361,43 +387,21 @@ static int apply(struct skiff_win *w, struct skiff_rma_in *in)
         }
         gather(addr, h, b, cur);
     }
-    switch (h->kind) {
-    case SKIFF_RMA_PUT:
-        scatter(addr, h, b, data);
-        break;
-    case SKIFF_RMA_GET:
+    if (h->kind == SKIFF_RMA_GET) {
         reply(w, origin, h->reply, cur, bytes);
-        cur = NULL;
-        break;
-    case SKIFF_RMA_ACC:
-        if (combine((MPI_Op)(uintptr_t)h->op, (MPI_Datatype)(uintptr_t)h->basic, bt, data, cur, bytes) == 0)
-            scatter(addr, h, b, cur);
-        break;
-    case SKIFF_RMA_GACC: {
-        char *old = malloc(bytes ? bytes : 1);
-        if (!old) {
+        return 1;
+    }
+    char *old = NULL;
+    if (h->kind == SKIFF_RMA_GACC || h->kind == SKIFF_RMA_CAS) {
+        if (!(old = malloc(bytes ? bytes : 1))) {
             skiff_error("one-sided: out of memory applying %zu bytes from rank %d", bytes, origin);
             abort();
         }
         memcpy(old, cur, bytes);
-        if (h->data && combine((MPI_Op)(uintptr_t)h->op, (MPI_Datatype)(uintptr_t)h->basic, bt, data, cur, bytes) == 0)
-            scatter(addr, h, b, cur);
+    }
+    update(addr, h, b, data, cur, (MPI_Op)(uintptr_t)h->op, bt, bytes);
+    if (old)
         reply(w, origin, h->reply, old, bytes);
-        break;
-    }
-    case SKIFF_RMA_CAS: {
-        char *old = malloc(bytes ? bytes : 1);
-        if (!old)
-            abort();
-        memcpy(old, cur, bytes);
-        if (memcmp(cur, data + bytes, bytes) == 0)
-            scatter(addr, h, b, data);
-        reply(w, origin, h->reply, old, bytes);
-        break;
-    }
-    default:
-        break;
-    }
     free(cur);
     return 1;
 }
@@ -583,30 +587,11 @@ static int direct(struct skiff_win *w, const struct skiff_rma_op *op, const stru
         seg_lock(w);
     if (cur)
         gather(addr, h, b, cur);
-    switch (h->kind) {
-    case SKIFF_RMA_PUT:
-        scatter(addr, h, b, data);
-        break;
-    case SKIFF_RMA_GET:
+    if (h->kind == SKIFF_RMA_GET)
         skiff_type_unpack(cur, bytes, (void *)(uintptr_t)op->oaddr, op->ocount, op->ot);
-        break;
-    case SKIFF_RMA_ACC:
-        if (combine(op->op, (MPI_Datatype)(uintptr_t)h->basic, bt, data, cur, bytes) == 0)
-            scatter(addr, h, b, cur);
-        break;
-    case SKIFF_RMA_GACC:
+    else if (h->kind == SKIFF_RMA_GACC || h->kind == SKIFF_RMA_CAS)
         skiff_type_unpack(cur, bytes, op->raddr, op->rcount, op->rt);
-        if (h->data && combine(op->op, (MPI_Datatype)(uintptr_t)h->basic, bt, data, cur, bytes) == 0)
-            scatter(addr, h, b, cur);
-        break;
-    case SKIFF_RMA_CAS:
-        skiff_type_unpack(cur, bytes, op->raddr, op->rcount, op->rt);
-        if (memcmp(cur, data + bytes, bytes) == 0)
-            scatter(addr, h, b, data);
-        break;
-    default:
-        break;
-    }
+    update(addr, h, b, data, cur, op->op, bt, bytes);
     if (locked)
         seg_unlock(w);
     free(cur);
@@ -1050,7 +1035,8 @@ int skiff_win_detach(struct skiff_win *w, const void *base)
 
 /* ---- making and freeing ---- */
 
-static void release(struct skiff_win *w)
+/* The memory and arrays of a window, whether freed by the program or forgotten at finalize. */
+static void free_parts(struct skiff_win *w)
 {
     if (w->seg)
         munmap(w->seg, w->seg_bytes);
@@ -1073,6 +1059,11 @@ static void release(struct skiff_win *w)
     free(w->pids);
     if (w->info)
         skiff_info_free(w->info);
+}
+
+static void release(struct skiff_win *w)
+{
+    free_parts(w);
     skiff_eh_release(w->errhandler);
     skiff_attrs_drop(&w->attrs);
     skiff_objpool_put(&pool, w);
@@ -1315,27 +1306,7 @@ static void forget(void *obj)
     if (w->magic != SKIFF_WIN_MAGIC)
         return;
     w->magic = 0;
-    if (w->seg)
-        munmap(w->seg, w->seg_bytes);
-    free(w->owned);
-    free(w->sizes);
-    free(w->units);
-    free(w->offsets);
-    free(w->sent);
-    free(w->blind);
-    free(w->locks);
-    free(w->blocked);
-    free(w->in_access);
-    free(w->access);
-    free(w->expose);
-    free(w->posts);
-    free(w->completes);
-    free(w->regions);
-    free(w->cma);
-    free(w->rbase);
-    free(w->pids);
-    if (w->info)
-        skiff_info_free(w->info);
+    free_parts(w);
     free(w->attrs.v);
 }
 

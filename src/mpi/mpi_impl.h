@@ -96,17 +96,6 @@ static inline int skiff_check_dtype(MPI_Datatype dt, int committed, const struct
     return MPI_SUCCESS;
 }
 
-/* Checks the datatype and gives the bytes count elements occupy packed (for a contiguous type they
- * start at skiff_type_data(buf, t)). */
-static inline int skiff_check_type(MPI_Datatype dt, MPI_Count count, size_t *bytes)
-{
-    const struct skiff_type *t = NULL;
-    int rc = skiff_check_dtype(dt, 1, &t);
-    if (SKIFF_LIKELY(rc == MPI_SUCCESS))
-        *bytes = skiff_type_packed_size(t, (size_t)count);
-    return rc;
-}
-
 static inline int skiff_check_buf(const void *buf, MPI_Count count)
 {
     return SKIFF_LIKELY(buf || count == 0)

@@ -321,11 +321,6 @@ static struct skiff_transport shm_ops = {
     .node_slot_bytes = SKIFF_SHM_SLOT,
 };
 
-int skiff_shm_single_copy(void)
-{
-    return shm.cma;
-}
-
 static int setup_cma(void)
 {
     int ok = skiff_cma_probe();

@@ -5,8 +5,6 @@
 
 /* Maps the job segment and builds this rank's view of it; NULL after printing why. */
 const struct skiff_transport *skiff_shm_init(void);
-/* 1 when large messages are pulled with one copy (process_vm_readv). */
-int skiff_shm_single_copy(void);
 
 /* For ranks that also have tcp peers and so sleep in epoll instead of on the futex: the socket a
  * sender pokes when it finds us asleep (created on first call; -1 if it cannot be), and arm(1) to

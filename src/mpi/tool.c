@@ -243,8 +243,10 @@ int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
         return MPI_SUCCESS;
     }
     const struct skiff_config_row *row = &skiff_config_table[handle->index];
-    const char *v = getenv(row->name);
-    snprintf(buf, CVAR_VALUE_MAX, "%s", v && *v ? v : row->dflt);
+    if (skiff_config_value(row, buf, CVAR_VALUE_MAX) != 0) { /* invalid: show what was given */
+        const char *v = getenv(row->name);
+        snprintf(buf, CVAR_VALUE_MAX, "%s (invalid)", v ? v : "");
+    }
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_T_cvar_read)

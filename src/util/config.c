@@ -1,35 +1,60 @@
 #include "util/config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct skiff_config skiff_cfg;
 
+#define AT(field) offsetof(struct skiff_config, field)
+
+/* Every setting: its name, how it is parsed, its default (parsed like a value from the environment,
+ * so the default shown is the default used), its range, where it goes, and what it does. */
 const struct skiff_config_row skiff_config_table[] = {
-    {"SKIFF_DEBUG", "0", "log level: 0 errors, 1 info, 2 debug (to stderr, prefixed with the rank)"},
-    {"SKIFF_SHM_CMA", "auto", "large shared-memory messages: 1 single copy (process_vm_readv), 0 pipelined copy, auto probes; 0 also keeps MPI_Win_create windows on messages"},
-    {"SKIFF_SHM_EAGER", "16384", "largest message (bytes) sent eagerly over shared memory; larger ones use rendezvous"},
-    {"SKIFF_SHM_FBOX", "16384", "bytes of each per-pair fast box ring (rounded to a power of two, 4 KiB minimum)"},
-    {"SKIFF_SHM_CELL", "32768", "payload bytes of one shared-memory queue cell (eager and pipelined copies)"},
-    {"SKIFF_SHM_CELLS", "32", "queue cells owned by each rank"},
-    {"SKIFF_SPIN", "auto", "polls before a waiting rank yields the CPU (auto: long when ranks <= cores, none when oversubscribed)"},
-    {"SKIFF_PROGRESS_TIMEOUT", "0", "seconds a blocking call may wait before it prints its pending requests (0 = never)"},
-    {"SKIFF_FINALIZE_TIMEOUT", "5", "seconds MPI_Finalize waits for a receiver to match a send before it reports the send and asks the receiver to drop it if unmatched"},
-    {"SKIFF_BARRIER_N", "2", "ways of the n-way dissemination barrier (messages each rank sends per round)"},
-    {"SKIFF_NODE_SIZE", "0", "treat every N consecutive ranks as one node, to exercise node-aware algorithms on one machine (0: real hosts)"},
-    {"SKIFF_TRANSPORTS", "shm,tcp", "transports allowed: shm,tcp (shared memory within a node, tcp between nodes) or tcp (tcp for every pair, loopback within a node)"},
-    {"SKIFF_TCP_NETS", "auto", "networks for tcp rails, comma-separated CIDRs (198.18.1.0/24) or interface names (eth1); auto: every non-loopback network both peers share, else loopback"},
-    {"SKIFF_TCP_EAGER", "65536", "largest message (bytes) sent eagerly over tcp; larger ones are striped over the rails after a handshake"},
-    {"SKIFF_TCP_PIECE", "262144", "bytes of one piece of a striped message (pieces go to the rail with the shortest backlog)"},
-    {"SKIFF_TCP_SOCKBUF", "0", "socket send and receive buffer bytes per rail; 0 leaves them to the kernel's autotuning, which sizes them to the measured bandwidth-delay product"},
-    {"SKIFF_PROFILE", "0", "1: every rank records count, time and message sizes of each MPI call; rank 0 writes one report at MPI_Finalize (docs/profiler.md)"},
-    {"SKIFF_PROFILE_FILE", "skiff-profile.<job>.txt", "path of the profile report that rank 0 writes (default: in the working directory, named after the job id, or rank 0's pid)"},
-    {"SKIFF_TRACE", "0", "1: every rank records each MPI call's start and end and the messages inside it (collectives' too); one file per rank at MPI_Finalize, for skiff-replay (docs/trace.md)"},
-    {"SKIFF_TRACE_FILE", "skiff-trace.<job>", "prefix of the trace files: rank r writes <prefix>.<r> (default: in the working directory, named after the job id, or rank 0's pid)"},
-    {"SKIFF_TRACE_RECORDS", "1048576", "records (40 bytes each) a rank keeps at most; when full, recording stops and the trace says it is truncated"},
-    {NULL, NULL, NULL},
+    {"SKIFF_DEBUG", SKIFF_CFG_INT, "0", 0, 2, AT(debug),
+     "log level: 0 errors, 1 info, 2 debug (to stderr, prefixed with the rank)"},
+    {"SKIFF_SHM_CMA", SKIFF_CFG_AUTO_INT, "auto", 0, 1, AT(shm_cma),
+     "large shared-memory messages: 1 single copy (process_vm_readv), 0 pipelined copy, auto probes; 0 also keeps MPI_Win_create windows on messages"},
+    {"SKIFF_SHM_EAGER", SKIFF_CFG_SIZE, "16384", 0, 1 << 20, AT(shm_eager),
+     "largest message (bytes) sent eagerly over shared memory; larger ones use rendezvous (at most SKIFF_SHM_CELL)"},
+    {"SKIFF_SHM_FBOX", SKIFF_CFG_SIZE, "16384", 4096, 1 << 22, AT(shm_fbox),
+     "bytes of each per-pair fast box ring (rounded up to a power of two, 4 KiB minimum)"},
+    {"SKIFF_SHM_CELL", SKIFF_CFG_SIZE, "32768", 4096, 1 << 22, AT(shm_cell),
+     "payload bytes of one shared-memory queue cell (eager and pipelined copies)"},
+    {"SKIFF_SHM_CELLS", SKIFF_CFG_INT, "32", 4, 4096, AT(shm_cells), "queue cells owned by each rank"},
+    {"SKIFF_SPIN", SKIFF_CFG_AUTO_INT, "auto", 0, 1 << 30, AT(spin),
+     "polls before a waiting rank yields the CPU (auto: long when ranks <= cores, none when oversubscribed)"},
+    {"SKIFF_PROGRESS_TIMEOUT", SKIFF_CFG_SECONDS, "0", 0, 0, AT(progress_timeout),
+     "seconds a blocking call may wait before it prints its pending requests (0 = never)"},
+    {"SKIFF_FINALIZE_TIMEOUT", SKIFF_CFG_SECONDS, "5", 0, 0, AT(finalize_timeout),
+     "seconds MPI_Finalize waits for a receiver to match a send before it reports the send and asks the receiver to drop it if unmatched"},
+    {"SKIFF_BARRIER_N", SKIFF_CFG_INT, "2", 2, 64, AT(barrier_ways),
+     "ways of the n-way dissemination barrier (messages each rank sends per round)"},
+    {"SKIFF_NODE_SIZE", SKIFF_CFG_INT, "0", 0, 1 << 20, AT(node_size),
+     "treat every N consecutive ranks as one node, to exercise node-aware algorithms on one machine (0: real hosts)"},
+    {"SKIFF_TRANSPORTS", SKIFF_CFG_TRANSPORTS, "shm,tcp", 0, 0, AT(transports),
+     "transports allowed: shm,tcp (shared memory within a node, tcp between nodes) or tcp (tcp for every pair, loopback within a node)"},
+    {"SKIFF_TCP_NETS", SKIFF_CFG_STRING, "auto", 0, 0, AT(tcp_nets),
+     "networks for tcp rails, comma-separated CIDRs (198.18.1.0/24) or interface names (eth1); auto: every non-loopback network both peers share, else loopback"},
+    {"SKIFF_TCP_EAGER", SKIFF_CFG_SIZE, "65536", 0, 1 << 22, AT(tcp_eager),
+     "largest message (bytes) sent eagerly over tcp; larger ones are striped over the rails after a handshake"},
+    {"SKIFF_TCP_PIECE", SKIFF_CFG_SIZE, "262144", 4096, 1 << 26, AT(tcp_piece),
+     "bytes of one piece of a striped message (pieces go to the rail with the shortest backlog)"},
+    {"SKIFF_TCP_SOCKBUF", SKIFF_CFG_SIZE, "0", 0, 1 << 30, AT(tcp_sockbuf),
+     "socket send and receive buffer bytes per rail; 0 leaves them to the kernel's autotuning, which sizes them to the measured bandwidth-delay product"},
+    {"SKIFF_PROFILE", SKIFF_CFG_INT, "0", 0, 1, AT(profile),
+     "1: every rank records count, time and message sizes of each MPI call; rank 0 writes one report at MPI_Finalize (docs/profiler.md)"},
+    {"SKIFF_PROFILE_FILE", SKIFF_CFG_STRING, "skiff-profile.<job>.txt", 0, 0, AT(profile_file),
+     "path of the profile report that rank 0 writes (default: in the working directory, named after the job id, or rank 0's pid)"},
+    {"SKIFF_TRACE", SKIFF_CFG_INT, "0", 0, 1, AT(trace),
+     "1: every rank records each MPI call's start and end and the messages inside it (collectives' too); one file per rank at MPI_Finalize, for skiff-replay (docs/trace.md)"},
+    {"SKIFF_TRACE_FILE", SKIFF_CFG_STRING, "skiff-trace.<job>", 0, 0, AT(trace_file),
+     "prefix of the trace files: rank r writes <prefix>.<r> (default: in the working directory, named after the job id, or rank 0's pid)"},
+    {"SKIFF_TRACE_RECORDS", SKIFF_CFG_SIZE, "1048576", 16, 4294967296.0, AT(trace_records),
+     "records (40 bytes each) a rank keeps at most; when full, recording stops and the trace says it is truncated"},
+    {NULL, 0, NULL, 0, 0, 0, NULL},
 };
 
 static int bad(const char *name, const char *val, const char *why)
@@ -38,63 +63,28 @@ static int bad(const char *name, const char *val, const char *why)
     return -1;
 }
 
-static int get_size(const char *name, size_t dflt, size_t min, size_t max, size_t *out)
+/* A count of bytes (or a plain number), with k or m for KiB and MiB. */
+static int parse_size(const struct skiff_config_row *r, const char *v, unsigned long long *out)
 {
-    const char *v = getenv(name);
-    if (!v || !*v) {
-        *out = dflt;
-        return 0;
-    }
     char *end;
     errno = 0;
     unsigned long long x = strtoull(v, &end, 10);
     if (*end == 'k' || *end == 'K') { x <<= 10; end++; }
     else if (*end == 'm' || *end == 'M') { x <<= 20; end++; }
-    if (errno || *end || x < min || x > max) {
+    if (errno || end == v || *end || *v == '-' || (double)x < r->min || (double)x > r->max) {
         char why[96];
-        snprintf(why, sizeof why, "expected a size between %zu and %zu bytes", min, max);
-        return bad(name, v, why);
+        snprintf(why, sizeof why, "expected %s between %.0f and %.0f", r->kind == SKIFF_CFG_SIZE ? "a size in bytes" : "a number",
+                 r->min, r->max);
+        return bad(r->name, v, why);
     }
-    *out = (size_t)x;
+    *out = x;
     return 0;
 }
 
-static int get_int(const char *name, int dflt, int min, int max, int *out)
+static int parse_transports(const struct skiff_config_row *r, const char *v, int *out)
 {
-    size_t x;
-    if (get_size(name, (size_t)(dflt < 0 ? 0 : dflt), (size_t)min, (size_t)max, &x))
-        return -1;
-    *out = getenv(name) && *getenv(name) ? (int)x : dflt;
-    return 0;
-}
-
-static int get_auto_int(const char *name, int min, int max, int *out)
-{
-    const char *v = getenv(name);
-    if (!v || !*v || strcmp(v, "auto") == 0) {
-        *out = -1;
-        return 0;
-    }
-    return get_int(name, -1, min, max, out);
-}
-
-static int get_seconds(const char *name, double dflt, double *out)
-{
-    const char *v = getenv(name);
-    *out = dflt;
-    if (!v || !*v)
-        return 0;
-    char *end;
-    *out = strtod(v, &end);
-    return *end || !(*out >= 0) ? bad(name, v, "expected seconds >= 0") : 0;
-}
-
-static int get_transports(int *out)
-{
-    const char *v = getenv("SKIFF_TRANSPORTS");
-    *out = SKIFF_TR_SHM | SKIFF_TR_TCP;
-    if (!v || !*v || strcmp(v, "auto") == 0)
-        return 0;
+    if (strcmp(v, "auto") == 0)
+        v = r->dflt;
     char buf[64];
     snprintf(buf, sizeof buf, "%s", v);
     *out = 0;
@@ -104,52 +94,104 @@ static int get_transports(int *out)
         else if (strcmp(w, "tcp") == 0)
             *out |= SKIFF_TR_TCP;
         else
-            return bad("SKIFF_TRANSPORTS", v, "expected a list of shm and tcp");
+            return bad(r->name, v, "expected a list of shm and tcp");
     }
-    return 0;
+    return *out ? 0 : bad(r->name, v, "expected a list of shm and tcp");
 }
+
+/* Parses v (the environment's value, else the row's default) into the field of c the row names. */
+static int parse(const struct skiff_config_row *r, const char *v, struct skiff_config *c)
+{
+    void *field = (char *)c + r->offset;
+    unsigned long long x;
+    char *end;
+    double d;
+    switch (r->kind) {
+    case SKIFF_CFG_SIZE:
+        if (parse_size(r, v, &x))
+            return -1;
+        *(size_t *)field = (size_t)x;
+        return 0;
+    case SKIFF_CFG_AUTO_INT:
+        if (strcmp(v, "auto") == 0) {
+            *(int *)field = -1;
+            return 0;
+        }
+        /* fall through */
+    case SKIFF_CFG_INT:
+        if (parse_size(r, v, &x))
+            return -1;
+        *(int *)field = (int)x;
+        return 0;
+    case SKIFF_CFG_SECONDS:
+        d = strtod(v, &end);
+        if (end == v || *end || !(d >= 0))
+            return bad(r->name, v, "expected seconds >= 0");
+        *(double *)field = d;
+        return 0;
+    case SKIFF_CFG_TRANSPORTS:
+        return parse_transports(r, v, (int *)field);
+    case SKIFF_CFG_STRING: /* NULL stands for the default, whose text says what the code then does */
+        *(const char **)field = strcmp(v, r->dflt) == 0 ? NULL : v;
+        return 0;
+    }
+    return -1;
+}
+
+static int loaded;
 
 int skiff_config_load(void)
 {
     struct skiff_config c;
     int rc = 0;
-    rc |= get_int("SKIFF_DEBUG", 0, 0, 3, &c.debug);
-    rc |= get_auto_int("SKIFF_SHM_CMA", 0, 1, &c.shm_cma);
-    rc |= get_size("SKIFF_SHM_EAGER", 16384, 0, 1 << 20, &c.shm_eager);
-    rc |= get_size("SKIFF_SHM_FBOX", 16384, 4096, 1 << 22, &c.shm_fbox);
-    rc |= get_size("SKIFF_SHM_CELL", 32768, 4096, 1 << 22, &c.shm_cell);
-    rc |= get_int("SKIFF_SHM_CELLS", 32, 4, 4096, &c.shm_cells);
-    rc |= get_auto_int("SKIFF_SPIN", 0, 1 << 30, &c.spin);
-    rc |= get_int("SKIFF_BARRIER_N", 2, 2, 64, &c.barrier_ways);
-    rc |= get_int("SKIFF_NODE_SIZE", 0, 0, 1 << 20, &c.node_size);
-    rc |= get_transports(&c.transports);
-    c.tcp_nets = getenv("SKIFF_TCP_NETS");
-    if (c.tcp_nets && (!*c.tcp_nets || strcmp(c.tcp_nets, "auto") == 0))
-        c.tcp_nets = NULL;
-    rc |= get_size("SKIFF_TCP_EAGER", 65536, 0, 1 << 22, &c.tcp_eager);
-    rc |= get_size("SKIFF_TCP_PIECE", 262144, 4096, 1 << 26, &c.tcp_piece);
-    rc |= get_size("SKIFF_TCP_SOCKBUF", 0, 0, 1 << 30, &c.tcp_sockbuf);
-    rc |= get_int("SKIFF_PROFILE", 0, 0, 1, &c.profile);
-    c.profile_file = getenv("SKIFF_PROFILE_FILE");
-    if (c.profile_file && !*c.profile_file)
-        c.profile_file = NULL;
-    rc |= get_int("SKIFF_TRACE", 0, 0, 1, &c.trace);
-    c.trace_file = getenv("SKIFF_TRACE_FILE");
-    if (c.trace_file && !*c.trace_file)
-        c.trace_file = NULL;
-    rc |= get_size("SKIFF_TRACE_RECORDS", 1u << 20, 16, (size_t)1 << 32, &c.trace_records);
-    rc |= get_seconds("SKIFF_PROGRESS_TIMEOUT", 0, &c.progress_timeout);
-    rc |= get_seconds("SKIFF_FINALIZE_TIMEOUT", 5, &c.finalize_timeout);
+    memset(&c, 0, sizeof c);
+    for (const struct skiff_config_row *r = skiff_config_table; r->name; r++) {
+        const char *v = getenv(r->name);
+        rc |= parse(r, v && *v ? v : r->dflt, &c);
+    }
     /* The fast box is a ring indexed by masking: keep it a power of two. */
     size_t p = 4096;
     while (p < c.shm_fbox)
         p <<= 1;
     c.shm_fbox = p;
-    if (c.shm_eager > c.shm_cell)
+    if (c.shm_eager > c.shm_cell) /* an eager message fits one cell */
         c.shm_eager = c.shm_cell;
     if (rc)
         return -1;
     skiff_cfg = c;
+    loaded = 1;
+    return 0;
+}
+
+int skiff_config_value(const struct skiff_config_row *r, char *out, size_t len)
+{
+    if (!loaded && skiff_config_load() != 0)
+        return -1;
+    const void *field = (const char *)&skiff_cfg + r->offset;
+    int t;
+    switch (r->kind) {
+    case SKIFF_CFG_SIZE:
+        snprintf(out, len, "%zu", *(const size_t *)field);
+        break;
+    case SKIFF_CFG_AUTO_INT:
+    case SKIFF_CFG_INT:
+        if (r->kind == SKIFF_CFG_AUTO_INT && *(const int *)field < 0)
+            snprintf(out, len, "auto");
+        else
+            snprintf(out, len, "%d", *(const int *)field);
+        break;
+    case SKIFF_CFG_SECONDS:
+        snprintf(out, len, "%g", *(const double *)field);
+        break;
+    case SKIFF_CFG_TRANSPORTS:
+        t = *(const int *)field;
+        snprintf(out, len, "%s%s%s", t & SKIFF_TR_SHM ? "shm" : "", t == (SKIFF_TR_SHM | SKIFF_TR_TCP) ? "," : "",
+                 t & SKIFF_TR_TCP ? "tcp" : "");
+        break;
+    case SKIFF_CFG_STRING:
+        snprintf(out, len, "%s", *(const char *const *)field ? *(const char *const *)field : r->dflt);
+        break;
+    }
     return 0;
 }
 

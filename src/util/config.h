@@ -31,10 +31,23 @@ struct skiff_config {
 #define SKIFF_TR_SHM 0x1
 #define SKIFF_TR_TCP 0x2
 
-/* One row per variable, for skiff-info and docs/: name, default, what it does. */
+/* How a setting's text becomes its value. */
+enum skiff_config_kind {
+    SKIFF_CFG_SIZE,       /* size_t, bytes, with k/m suffixes, in [min, max] */
+    SKIFF_CFG_INT,        /* int in [min, max] */
+    SKIFF_CFG_AUTO_INT,   /* int in [min, max], or "auto": -1 */
+    SKIFF_CFG_SECONDS,    /* double >= 0 */
+    SKIFF_CFG_TRANSPORTS, /* SKIFF_TR_* bits from a list of names */
+    SKIFF_CFG_STRING,     /* const char *, NULL when unset or equal to the default's text */
+};
+
+/* One row per variable: the parser, skiff-info, MPI_T and docs/configuration.md's test all read it. */
 struct skiff_config_row {
     const char *name;
+    enum skiff_config_kind kind;
     const char *dflt;
+    double min, max;
+    size_t offset; /* of its field in struct skiff_config */
     const char *help;
 };
 
@@ -43,6 +56,10 @@ extern const struct skiff_config_row skiff_config_table[];
 
 /* Returns 0, or -1 with a message on stderr naming the bad variable. */
 int skiff_config_load(void);
+
+/* The value in force of r's setting as text (after rounding and clamping: what the library uses);
+ * loads the configuration if nothing has yet. -1 when the environment holds an invalid value. */
+int skiff_config_value(const struct skiff_config_row *r, char *out, size_t len);
 
 /* Launcher-provided variables (rank, size, job fd, ...), read only by src/boot. */
 const char *skiff_config_launch_var(const char *name);

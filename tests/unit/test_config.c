@@ -50,6 +50,64 @@ static void bad_values_are_refused(void **state)
     assert_int_equal(skiff_config_load(), 0);
 }
 
+static const struct skiff_config_row *row_named(const char *name)
+{
+    for (const struct skiff_config_row *r = skiff_config_table; r->name; r++)
+        if (strcmp(r->name, name) == 0)
+            return r;
+    fail_msg("no row %s", name);
+    return NULL;
+}
+
+/* What skiff-info and MPI_T show is what the library uses, not the text given. */
+static void values_in_force_are_shown(void **state)
+{
+    (void)state;
+    char v[64];
+    setenv("SKIFF_SHM_FBOX", "5000", 1);
+    setenv("SKIFF_SHM_EAGER", "1m", 1);    /* clamped to one cell */
+    setenv("SKIFF_TRANSPORTS", "tcp", 1);
+    setenv("SKIFF_TCP_NETS", "auto", 1);   /* the default's own text: NULL inside */
+    assert_int_equal(skiff_config_load(), 0);
+    assert_null(skiff_cfg.tcp_nets);
+    assert_int_equal(skiff_config_value(row_named("SKIFF_SHM_FBOX"), v, sizeof v), 0);
+    assert_string_equal(v, "8192");
+    assert_int_equal(skiff_config_value(row_named("SKIFF_SHM_EAGER"), v, sizeof v), 0);
+    assert_string_equal(v, "32768");
+    assert_int_equal(skiff_config_value(row_named("SKIFF_TRANSPORTS"), v, sizeof v), 0);
+    assert_string_equal(v, "tcp");
+    assert_int_equal(skiff_config_value(row_named("SKIFF_TCP_NETS"), v, sizeof v), 0);
+    assert_string_equal(v, "auto");
+    assert_int_equal(skiff_config_value(row_named("SKIFF_SPIN"), v, sizeof v), 0);
+    assert_string_equal(v, "auto");
+    assert_int_equal(skiff_config_value(row_named("SKIFF_FINALIZE_TIMEOUT"), v, sizeof v), 0);
+    assert_string_equal(v, "5");
+    unsetenv("SKIFF_SHM_FBOX");
+    unsetenv("SKIFF_SHM_EAGER");
+    unsetenv("SKIFF_TRANSPORTS");
+    unsetenv("SKIFF_TCP_NETS");
+}
+
+/* Every default parses, and a level no log call uses is refused rather than accepted and ignored. */
+static void defaults_parse_and_ranges_hold(void **state)
+{
+    (void)state;
+    setenv("SKIFF_DEBUG", "3", 1);
+    assert_int_equal(skiff_config_load(), -1);
+    setenv("SKIFF_DEBUG", "2", 1);
+    assert_int_equal(skiff_config_load(), 0);
+    unsetenv("SKIFF_DEBUG");
+    setenv("SKIFF_TRANSPORTS", "shm,carrier-pigeon", 1);
+    assert_int_equal(skiff_config_load(), -1);
+    unsetenv("SKIFF_TRANSPORTS");
+    setenv("SKIFF_SHM_EAGER", "-5", 1);
+    assert_int_equal(skiff_config_load(), -1);
+    unsetenv("SKIFF_SHM_EAGER");
+    assert_int_equal(skiff_config_load(), 0);
+    assert_int_equal(skiff_cfg.transports, SKIFF_TR_SHM | SKIFF_TR_TCP);
+    assert_int_equal(skiff_cfg.trace_records, 1048576);
+}
+
 static void docs_list_every_variable(void **state)
 {
     (void)state;
@@ -74,6 +132,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(defaults_without_environment),
         cmocka_unit_test(sizes_take_suffixes_and_round),
         cmocka_unit_test(bad_values_are_refused),
+        cmocka_unit_test(values_in_force_are_shown),
+        cmocka_unit_test(defaults_parse_and_ranges_hold),
         cmocka_unit_test(docs_list_every_variable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

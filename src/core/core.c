@@ -57,7 +57,8 @@ static int init_transports(void)
         return -1;
     for (int r = 0; r < skiff.size; r++)
         skiff.peer_tr[r] = skiff.via_tcp[r] ? skiff.tcp : skiff.shm ? skiff.shm : skiff.tcp;
-    /* One sleep for both transports: epoll, with shared memory's doorbell as an eventfd in it. */
+    /* One sleep for both transports: epoll, with shared memory's wake socket (a datagram socket that
+     * senders poke when they find this rank asleep) in it beside the tcp rails. */
     if (skiff.tcp && skiff.shm && skiff_boot.local_size > 1) {
         int fd = skiff_shm_wake_fd();
         skiff.sleep_mixed = fd > 0 && skiff_tcp_watch(fd) == 0 ? 1 : 2;

@@ -13,7 +13,7 @@ struct skiff_core {
     const struct skiff_transport **peer_tr; /* per job rank: the transport that reaches it */
     unsigned char *via_tcp;             /* per job rank: 1 if reached over tcp */
     int sleep_mixed;                    /* peers on both transports: 1 sleeps in epoll, woken by shm's
-                                           eventfd; 2 no eventfd, sleeps briefly */
+                                           wake socket; 2 no wake socket, sleeps 1 ms at a time */
     int oversubscribed;    /* more ranks on this node than CPUs: yield and sleep early */
     unsigned spin_limit;   /* polls before a waiting rank yields */
     int spin_adaptive;     /* SKIFF_SPIN=auto with a core per rank: stop polling early when preempted */

@@ -82,9 +82,10 @@ static void maybe_report(struct skiff_waiter *w)
     skiff_req_foreach(report_request, NULL);
 }
 
-/* With peers on both transports a rank sleeps in epoll, where shared memory's doorbell is an eventfd
- * that senders poke when they find it asleep (the same announce / fence / re-check as the futex).
- * Without the eventfd it can only sleep briefly, so a shared-memory message waits at most that long. */
+/* With peers on both transports a rank sleeps in epoll, where shared memory's doorbell is a datagram
+ * socket that senders poke when they find it asleep (the same announce / fence / re-check as the
+ * futex). Without that socket it can only sleep briefly, so a shared-memory message waits at most that
+ * long (MIXED_SLEEP_SECONDS). */
 static void sleep_on_transports(struct skiff_waiter *w)
 {
     if (skiff.sleep_mixed == 1) {

@@ -2,8 +2,10 @@
  *
  * The sender writes header and payload, then publishes the entry with one release store of its
  * sequence word; the receiver polls that word at its read position. Positions are monotonic byte
- * counts; the sequence a slot must hold is derived from the position, so old data from the previous
- * lap can never be mistaken for a new entry and nothing has to be cleared.
+ * counts; the sequence a slot must hold is derived from the position, so an old entry's own sequence
+ * from the previous lap is never mistaken for a new one. Old payload could be (a line inside an old
+ * entry may be where a later entry starts, and small integers look like sequences): the receiver
+ * clears the first word of each such line before it publishes the space as consumed (fbox.c).
  */
 #ifndef SKIFF_SHM_FBOX_H
 #define SKIFF_SHM_FBOX_H

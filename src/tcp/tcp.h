@@ -12,7 +12,7 @@
 /* Collective over the whole job (every rank calls it, whether or not it has tcp peers): publishes
  * this rank's card, then connects to every rank with uses[r] set. NULL after logging why. */
 const struct skiff_transport *skiff_tcp_init(const unsigned char *uses);
-/* Adds a descriptor whose readiness should end a sleep (the shared-memory transport's eventfd).
+/* Adds a descriptor whose readiness should end a sleep (the shared-memory transport's wake socket).
  * 0 or -1. */
 int skiff_tcp_watch(int fd);
 /* After init: how many ranks of other nodes run on this same machine (nodes emulated by network

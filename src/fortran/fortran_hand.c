@@ -4,6 +4,7 @@
  * take procedures written in Fortran: attribute copy/delete functions (Comm, Type, Win and the MPI-1
  * Keyval_create), user-defined reduction ops and communicator/window/session error handlers. Each
  * SKIFF_F_HAND(...) line tells gen_bindings.py to leave that call to this file. */
+#include "fortran_f08.h"
 #include "fortran_impl.h"
 
 #include <stdint.h>
@@ -12,8 +13,15 @@
     SKIFF_F_API void mpi_##lower##_ params { fw_##lower(0, UNPAREN args); }                        \
     SKIFF_F_API void pmpi_##lower##_ params { fw_##lower(1, UNPAREN args); }                       \
     SKIFF_F_ALIAS(mpi_##lower##_, mpi_##lower##__, MPI_##UPPER)                                    \
-    SKIFF_F_ALIAS(pmpi_##lower##_, pmpi_##lower##__, PMPI_##UPPER)
+    SKIFF_F_ALIAS(pmpi_##lower##_, pmpi_##lower##__, PMPI_##UPPER)                                \
+    SKIFF_F08_ALIAS(mpi_##lower##_, mpi_##lower##_f08_)                                            \
+    SKIFF_F08_ALIAS(pmpi_##lower##_, pmpi_##lower##_f08_)
 #define UNPAREN(...) __VA_ARGS__
+/* mpi_f08's IERROR is OPTIONAL: gfortran passes a null pointer when it is left out. */
+#define OPTIONAL_IERR(ierr)                                                                        \
+    MPI_Fint skiff_ierr;                                                                           \
+    if (!(ierr))                                                                                   \
+        (ierr) = &skiff_ierr;
 
 /* Bound below by macros (gen_bindings.py reads these names). */
 SKIFF_F_HAND(Comm_set_attr) SKIFF_F_HAND(Comm_get_attr) SKIFF_F_HAND(Type_set_attr)
@@ -26,6 +34,7 @@ SKIFF_F_HAND(Session_create_errhandler)
 SKIFF_F_HAND(Init)
 static void fw_init(int p, MPI_Fint *ierr)
 {
+    OPTIONAL_IERR(ierr)
     *ierr = p ? PMPI_Init(NULL, NULL) : MPI_Init(NULL, NULL);
 }
 BIND(init, INIT, (MPI_Fint *ierr), (ierr))
@@ -33,6 +42,7 @@ BIND(init, INIT, (MPI_Fint *ierr), (ierr))
 SKIFF_F_HAND(Init_thread)
 static void fw_init_thread(int p, MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)
 {
+    OPTIONAL_IERR(ierr)
     *ierr = p ? PMPI_Init_thread(NULL, NULL, *required, provided)
               : MPI_Init_thread(NULL, NULL, *required, provided);
 }
@@ -53,6 +63,7 @@ BIND(pcontrol, PCONTROL, (MPI_Fint *level), (level))
 SKIFF_F_HAND(Info_create_env)
 static void fw_info_create_env(int p, MPI_Fint *info, MPI_Fint *ierr)
 {
+    OPTIONAL_IERR(ierr)
     MPI_Info c = MPI_INFO_NULL;
     *ierr = p ? PMPI_Info_create_env(0, NULL, &c) : MPI_Info_create_env(0, NULL, &c);
     if (*ierr == MPI_SUCCESS)
@@ -80,6 +91,7 @@ static MPI_Aint attr_value(int keyval, void *v)
     static void fw_##lower##_set_attr(int p, MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *val,       \
                                       MPI_Fint *ierr)                                              \
     {                                                                                              \
+        OPTIONAL_IERR(ierr)                                                                        \
         CType c = MPI_##Kind##_f2c(*obj);                                                          \
         void *v = (void *)(intptr_t)*val;                                                          \
         *ierr = p ? PMPI_##Kind##_set_attr(c, *keyval, v) : MPI_##Kind##_set_attr(c, *keyval, v);  \
@@ -90,6 +102,7 @@ static MPI_Aint attr_value(int keyval, void *v)
     static void fw_##lower##_get_attr(int p, MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *val,       \
                                       MPI_Fint *flag, MPI_Fint *ierr)                              \
     {                                                                                              \
+        OPTIONAL_IERR(ierr)                                                                        \
         CType c = MPI_##Kind##_f2c(*obj);                                                          \
         void *v = NULL;                                                                            \
         int found = 0;                                                                             \
@@ -113,6 +126,7 @@ ATTRS(win, WIN, Win, MPI_Win)
 SKIFF_F_HAND(Attr_put)
 static void fw_attr_put(int p, MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *ierr)
 {
+    OPTIONAL_IERR(ierr)
     MPI_Comm c = MPI_Comm_f2c(*comm);
     void *v = (void *)(intptr_t)*val;
     *ierr = p ? PMPI_Attr_put(c, *keyval, v) : MPI_Attr_put(c, *keyval, v);
@@ -124,6 +138,7 @@ SKIFF_F_HAND(Attr_get)
 static void fw_attr_get(int p, MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *flag,
                         MPI_Fint *ierr)
 {
+    OPTIONAL_IERR(ierr)
     MPI_Comm c = MPI_Comm_f2c(*comm);
     void *v = NULL;
     int found = 0;
@@ -203,6 +218,7 @@ static struct fkeyval *fkeyvals;
     static void fw_##lower(int p, lower##_fcopy copy, lower##_fdel del, MPI_Fint *keyval, VT *extra,\
                            MPI_Fint *ierr)                                                         \
     {                                                                                              \
+        OPTIONAL_IERR(ierr)                                                                        \
         struct fkeyval *k = malloc(sizeof *k);                                                     \
         if (!k) {                                                                                  \
             *ierr = MPI_ERR_NO_MEM;                                                                \
@@ -276,6 +292,7 @@ static MPI_User_function *const op_tramps[NSLOTS] = {SLOTS(OP_ENTRY)};
 SKIFF_F_HAND(Op_create)
 static void fw_op_create(int p, f_user_fn fn, MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierr)
 {
+    OPTIONAL_IERR(ierr)
     int s = slot_of(op_fns, (void (*)(void))fn);
     if (s < 0) {
         *ierr = MPI_ERR_INTERN; /* more distinct Fortran op procedures than slots */
@@ -296,6 +313,7 @@ typedef void (*f_handler_fn)(MPI_Fint *obj, MPI_Fint *code);
     static Fn *const lower##_tramps[NSLOTS] = {SLOTS(lower##_ENTRY)};                              \
     static void fw_##lower##_create_errhandler(int p, f_handler_fn fn, MPI_Fint *eh, MPI_Fint *ierr) \
     {                                                                                              \
+        OPTIONAL_IERR(ierr)                                                                        \
         int s = slot_of(lower##_fns, (void (*)(void))fn);                                          \
         if (s < 0) {                                                                               \
             *ierr = MPI_ERR_INTERN;                                                                \
@@ -330,6 +348,7 @@ ERRHANDLERS(session, SESSION, Session, MPI_Session, MPI_Session_errhandler_funct
 SKIFF_F_HAND(Errhandler_create)
 static void fw_errhandler_create(int p, f_handler_fn fn, MPI_Fint *eh, MPI_Fint *ierr)
 {
+    OPTIONAL_IERR(ierr)
     fw_comm_create_errhandler(p, fn, eh, ierr);
 }
 BIND(errhandler_create, ERRHANDLER_CREATE, (f_handler_fn fn, MPI_Fint *eh, MPI_Fint *ierr), (fn, eh, ierr))

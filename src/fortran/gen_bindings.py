@@ -16,6 +16,8 @@ the mpi module's explicit interface for each generated binding (included by gen_
 import re
 import sys
 
+import gen_f08
+
 HANDLES = {
     'MPI_Comm': 'Comm', 'MPI_Datatype': 'Type', 'MPI_Group': 'Group', 'MPI_Request': 'Request',
     'MPI_Op': 'Op', 'MPI_Errhandler': 'Errhandler', 'MPI_Info': 'Info', 'MPI_Win': 'Win',
@@ -189,9 +191,11 @@ def gen(ret, name, params):
             cargs.append('(void *)%s' % p)
         elif base == 'void *' and p == 'buffer_addr':
             fparams.append('void *%s' % p)
+            # The mpi module's BUFFER_ADDR may be any variable: only mpi_f08's TYPE(C_PTR) gets the
+            # address (its entry points call with skiff_p | 2).
             pre.append('void *c_%s = NULL;' % p)
-            pre.append('(void)%s;' % p)
             cargs.append('&c_%s' % p)
+            post.append('if (rc == MPI_SUCCESS && (skiff_p & 2)) *(void **)%s = c_%s;' % (p, p))
         elif base in ('char *', 'char []') and is_const:
             fparams.append('const char *%s' % p)
             lens.append('size_t %s_len' % p)
@@ -243,13 +247,17 @@ def emit(ret, name, params, out):
             w('SKIFF_F_API %s %s_%s_(%s) { return fw_%s(%d%s); }'
               % (ret, pre_, lower, sig, lower, 1 if pfx else 0, ''.join(', ' + n for n in pnames)))
             w('SKIFF_F_ALIAS(%s_%s_, %s_%s__, %sMPI_%s)' % (pre_, lower, pre_, lower, pfx, name.upper()))
+        emit_f08(name, params, fparams, pnames, out)
         return
     w('static void fw_%s(int skiff_p, %s)' % (lower, sig))
     w('{')
     uses_out = any('goto out' in l for l in pre)
+    w('    MPI_Fint skiff_ierr;')
+    w('    if (!ierr) /* mpi_f08: IERROR is OPTIONAL */')
+    w('        ierr = &skiff_ierr;')
     for l in pre:
         w('    ' + l)
-    w('    int rc = skiff_p ? %s : %s;' % (call % 'P', call % ''))
+    w('    int rc = (skiff_p & 1) ? %s : %s;' % (call % 'P', call % ''))
     for l in post:
         w('    ' + l)
     w('    *ierr = rc;')
@@ -264,6 +272,25 @@ def emit(ret, name, params, out):
         w('SKIFF_F_API void %s_%s_(%s) { fw_%s(%d%s); }'
           % (pre_, lower, sig, lower, 1 if pfx else 0, ''.join(', ' + n for n in pnames)))
         w('SKIFF_F_ALIAS(%s_%s_, %s_%s__, %sMPI_%s)' % (pre_, lower, pre_, lower, pfx, name.upper()))
+    emit_f08(name, params, fparams, pnames, out)
+
+
+def emit_f08(name, params, fparams, pnames, out):
+    """The C side of the mpi_f08 specific procedures (gen_f08.py): an alias of the mpi binding, or
+    skiff_f08_x for a call with a choice buffer, which its Fortran wrapper calls."""
+    lower = name.lower()
+    _, has_choice = gen_f08.specific(name, params, CHOICE)
+    if has_choice:
+        out.extend(gen_f08.c_function(name, fparams, params, CHOICE, None))
+    elif any(p == 'buffer_addr' for _, p in params):
+        sig = ', '.join(fparams)
+        for pre_, flag in (('mpi', 2), ('pmpi', 3)):
+            out.append('SKIFF_F_API void %s_%s_f08_(%s);' % (pre_, lower, sig))
+            out.append('SKIFF_F_API void %s_%s_f08_(%s) { fw_%s(%d%s); }'
+                       % (pre_, lower, sig, lower, flag, ''.join(', ' + n for n in pnames)))
+    else:
+        out.append('SKIFF_F08_ALIAS(mpi_%s_, mpi_%s_f08_)' % (lower, lower))
+        out.append('SKIFF_F08_ALIAS(pmpi_%s_, pmpi_%s_f08_)' % (lower, lower))
 
 
 ARRAY_NAMES = {'weights', 'sourceweights', 'destweights', 'array_of_statuses'}
@@ -332,20 +359,74 @@ def interface(ret, name, params):
     return L
 
 
+# The mpi_f08 interfaces of the calls bound by hand (fortran_hand.c), as the standard declares them;
+# MPI-1's Keyval_create, Attr_put, Attr_get and Errhandler_create were removed before mpi_f08 existed.
+F08_HAND = {
+    'Init': ([], []),
+    'Pcontrol': (['level'], []),
+    'Init_thread': (['required', 'provided'], ['integer, intent(in) :: required', 'integer, intent(out) :: provided']),
+    'Info_create_env': (['info'], ['type(MPI_Info), intent(out) :: info']),
+    'Op_create': (['user_fn', 'commute', 'op'], ['procedure(MPI_User_function) :: user_fn',
+                                                 'logical, intent(in) :: commute', 'type(MPI_Op), intent(out) :: op']),
+}
+for _k, _o, _t in (('Comm', 'comm', 'MPI_Comm'), ('Type', 'datatype', 'MPI_Datatype'), ('Win', 'win', 'MPI_Win')):
+    _kv = _k.lower() + '_keyval'
+    F08_HAND[_k + '_set_attr'] = ([_o, _kv, 'attribute_val'], [
+        'type(%s), intent(in) :: %s' % (_t, _o), 'integer, intent(in) :: %s' % _kv,
+        'integer(kind=MPI_ADDRESS_KIND), intent(in) :: attribute_val'])
+    F08_HAND[_k + '_get_attr'] = ([_o, _kv, 'attribute_val', 'flag'], [
+        'type(%s), intent(in) :: %s' % (_t, _o), 'integer, intent(in) :: %s' % _kv,
+        'integer(kind=MPI_ADDRESS_KIND), intent(out) :: attribute_val', 'logical, intent(out) :: flag'])
+    _p = _k.lower()
+    F08_HAND[_k + '_create_keyval'] = (
+        ['%s_copy_attr_fn' % _p, '%s_delete_attr_fn' % _p, _kv, 'extra_state'], [
+            'procedure(MPI_%s_copy_attr_function) :: %s_copy_attr_fn' % (_k, _p),
+            'procedure(MPI_%s_delete_attr_function) :: %s_delete_attr_fn' % (_k, _p),
+            'integer, intent(out) :: %s' % _kv, 'integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state'])
+for _k in ('Comm', 'Win', 'Session'):
+    F08_HAND[_k + '_create_errhandler'] = (['%s_errhandler_fn' % _k.lower(), 'errhandler'], [
+        'procedure(MPI_%s_errhandler_function) :: %s_errhandler_fn' % (_k, _k.lower()),
+        'type(MPI_Errhandler), intent(out) :: errhandler'])
+
+
+def f08_hand_interface(name):
+    args, decls = F08_HAND[name]
+    if name == 'Pcontrol':  # no IERROR
+        return [l for p in ('MPI', 'PMPI') for l in (
+                '  interface %s_Pcontrol' % p, '    subroutine %s_Pcontrol_f08(level)' % p,
+                '      implicit none', '      integer, intent(in) :: level', '    end subroutine',
+                '  end interface')]
+    L = []
+    for prefix in ('MPI', 'PMPI'):
+        L.append('  interface %s_%s' % (prefix, name))
+        L += gen_f08.wrap_args('    subroutine %s_%s_f08' % (prefix, name), args + ['ierror'], '')
+        L += ['      import', '      implicit none'] + ['      ' + d for d in decls]
+        L += ['      integer, optional, intent(out) :: ierror', '    end subroutine', '  end interface']
+    return L
+
+
 def main():
     mpi_h, hand_c, out_c, out_list = sys.argv[1:5]
     out_if = sys.argv[5] if len(sys.argv) > 5 else None
+    out_f08_if = sys.argv[6] if len(sys.argv) > 6 else None
+    out_f08_wrap = sys.argv[7] if len(sys.argv) > 7 else None
     ifaces = ['! Generated by src/fortran/gen_bindings.py from include/mpi.h: the mpi module\'s',
               '! explicit interfaces, one per generated binding.', 'interface']
+    f08_ifaces = ['! Generated by src/fortran/gen_bindings.py from include/mpi.h: the mpi_f08 module\'s',
+                  '! generic interfaces (MPI_X and PMPI_X), one specific procedure each.']
+    f08_wrap = ['! Generated by src/fortran/gen_bindings.py from include/mpi.h: the mpi_f08 specific',
+                '! procedures of the calls with a choice buffer (gen_f08.py says how they work).', '']
     hand = set(re.findall(r'SKIFF_F_HAND\((\w+)\)', open(hand_c).read()))
     protos = parse(mpi_h)
     out = ['/* Generated by src/fortran/gen_bindings.py from include/mpi.h: do not edit. */',
-           '#include "fortran_impl.h"', '']
+           '#include "fortran_impl.h"', '#include "fortran_f08.h"', '']
     listing = []
     for ret, name, params in protos:
         why = c_only(name)
         if name in hand:
             listing.append('hand %s' % name)
+            if name in F08_HAND:
+                f08_ifaces.extend(f08_hand_interface(name))
             continue
         if why:
             listing.append('c-only %s %s' % (name, why))
@@ -365,12 +446,23 @@ def main():
         itf = interface(ret, name, params)
         if itf:
             ifaces.extend(itf)
+        for prefix in ('MPI', 'PMPI'):
+            f = gen_f08.interface(ret, name, params, LOGICAL, CHOICE, ARRAY_NAMES, prefix)
+            if f is None:
+                sys.exit('gen_bindings: MPI_%s is bound but has no mpi_f08 interface' % name)
+            f08_ifaces.extend(f)
+        if gen_f08.specific(name, params, CHOICE)[1]:
+            f08_wrap.extend(gen_f08.wrapper(name, params, LOGICAL, CHOICE, ARRAY_NAMES))
     missing = hand - {n for _, n, _ in protos}
     if missing:
         sys.exit('gen_bindings: SKIFF_F_HAND names no call of mpi.h: %s' % ', '.join(sorted(missing)))
     open(out_c, 'w').write('\n'.join(out) + '\n')
     if out_if:
         open(out_if, 'w').write('\n'.join(ifaces + ['end interface']) + '\n')
+    if out_f08_if:
+        open(out_f08_if, 'w').write('\n'.join(f08_ifaces) + '\n')
+    if out_f08_wrap:
+        open(out_f08_wrap, 'w').write('\n'.join(f08_wrap) + '\n')
     open(out_list, 'w').write('\n'.join(sorted(listing, key=lambda l: l.split()[1])) + '\n')
 
 

@@ -3,12 +3,15 @@
 # types.txt (written from the standard) must be declared by the mpi.h under test, and every function must
 # be exported as MPI_x and PMPI_x by the libmpi.so under test -- unless a glob in exclusions.txt matches it,
 # with the issue that owns it. An exclusion that matches nothing missing fails too, so the list stays honest.
-# Prints the counts that README.md quotes.
-# Usage: census.sh <libmpi.so> <include-dir> [cc]
+# Prints the counts that README.md quotes; given libmpifort.so and the Fortran generator's list
+# (src/fortran/fortran_bindings.txt), also how many of the functions present have Fortran bindings.
+# Usage: census.sh <libmpi.so> <include-dir> [cc [<libmpifort.so> <fortran_bindings.txt>]]
 set -eu
 lib=$1
 inc=$2
 cc=${3:-cc}
+flib=${4:-}
+flist=${5:-}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/skiff-census.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -88,6 +91,27 @@ while read -r glob reason; do
 done <"$work/exclusions"
 
 echo "census: functions present $((nfun - mfun)) of $nfun; constants and types present $((ncon - mcon)) of $ncon"
+if [ -n "$flib" ]; then
+    # Fortran beside C: of the functions present, those libmpifort exports for mpif.h / the mpi module
+    # (mpi_x_) and for mpi_f08 (mpi_x_f08_ or mpi_x_f08ts_), and what the generator says of the rest.
+    nm -D --defined-only "$flib" | awk '{ print $NF }' | sort -u >"$work/fexports"
+    cut -f1 "$work/missing" | sort >"$work/absent"
+    sort "$work/functions" | comm -23 - "$work/absent" >"$work/present"
+    awk -v ff="$work/fcounts" '
+        FILENAME ~ /fexports$/ { e[$1] = 1; next }
+        FILENAME ~ /fortran_bindings/ { kind["MPI_" $2] = $1; next }
+        {
+            l = tolower(substr($1, 5)); n++
+            if (("mpi_" l "_") in e) f++
+            if (("mpi_" l "_f08_") in e || ("mpi_" l "_f08ts_") in e) f08++
+            if (kind[$1] == "c-only") c++
+            else if (!(("mpi_" l "_") in e)) u++
+        }
+        END { printf "%d %d %d %d %d\n", n, f, f08, c, u > ff }' "$work/fexports" "$flist" "$work/present"
+    read -r fn ff f08 fc fu <"$work/fcounts"
+    echo "census: Fortran: of the $fn functions present, $ff have mpif.h/mpi bindings and $f08 mpi_f08 ones;" \
+         "$fc are C-only by the standard; without a Fortran binding yet: $fu (docs/fortran.md says why)"
+fi
 echo "census: excluded (missing, owned by a later issue or not planned):"
 while read -r glob reason; do
     n=$(while read -r name; do case "$name" in $glob) echo x ;; esac; done <"$work/missing.names" | wc -l)

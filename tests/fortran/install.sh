@@ -2,7 +2,8 @@
 # install.sh BUILD_DIR TEST_SRC_DIR
 # The Fortran side of an installed skiff: `cmake --install` into a fresh prefix gives mpif.h, mpi.mod,
 # libmpifort.so and mpifort/mpif90/mpif77 that point into the prefix; programs built with them (mpif.h
-# in fixed form, the mpi module in free form) run under the prefix's mpiexec with no LD_LIBRARY_PATH.
+# in fixed form, the mpi and mpi_f08 modules in free form) run under the prefix's mpiexec with no
+# LD_LIBRARY_PATH.
 set -eu
 build=$1 src=$2
 work=$(mktemp -d "${TMPDIR:-/tmp}/skiff-finstall.XXXXXX")
@@ -12,7 +13,8 @@ cmake --install "$build" --prefix "$prefix" >/dev/null
 unset LD_LIBRARY_PATH
 cd "$work"
 fail() { echo "FAIL: $*"; exit 1; }
-for f in bin/mpifort bin/mpif90 bin/mpif77 include/mpif.h include/mpi.mod lib/libmpifort.so; do
+for f in bin/mpifort bin/mpif90 bin/mpif77 include/mpif.h include/mpi.mod include/mpi_f08.mod \
+         lib/libmpifort.so; do
     [ -e "$prefix/$f" ] || fail "$prefix/$f is missing"
 done
 for w in mpifort mpif90 mpif77; do
@@ -22,7 +24,8 @@ done
 [ "$("$prefix/bin/mpifort" --showme:libs)" = "mpifort mpi" ] || fail "mpifort --showme:libs"
 "$prefix/bin/mpif77" -Wall "$src/f_p2p.f" -o p2p || fail "mpif77 f_p2p.f"
 "$prefix/bin/mpifort" -Wall "$src/f_coll.f90" -o coll || fail "mpifort f_coll.f90"
-for p in p2p coll; do
+"$prefix/bin/mpif90" -Wall "$src/f08_p2p.f90" -o f08 || fail "mpif90 f08_p2p.f90 (use mpi_f08)"
+for p in p2p coll f08; do
     out=$("$prefix/bin/mpiexec" -n 2 "./$p" 2>&1) || fail "$p: $out"
     printf '%s\n' "$out" | grep -q ': ok$' || fail "$p printed: $out"
 done

@@ -16,7 +16,7 @@ endif()
 set(SKIFF_FTEST_SRC ${CMAKE_CURRENT_SOURCE_DIR}/fortran)
 # name|source: f_p2p is fixed form with mpif.h; f_* .f90 use the mpi module, f08_* the mpi_f08 module.
 foreach(_t "p2p|f_p2p.f" "coll|f_coll.f90" "types_comm|f_types_comm.f90" "f08_p2p|f08_p2p.f90"
-           "f08_coll|f08_coll.f90")
+           "f08_coll|f08_coll.f90" "f08_types_comm|f08_types_comm.f90" "f08_rma|f08_rma.f90" "rma|f_rma.f90")
   string(REPLACE "|" ";" _t "${_t}")
   list(GET _t 0 _name)
   list(GET _t 1 _src)

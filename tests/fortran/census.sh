@@ -4,17 +4,17 @@
 # by libmpifort under the names Fortran compilers call (mpi_x_, mpi_x__, MPI_X) and as pmpi_x_,
 # pmpi_x__, PMPI_X, and under its mpi_f08 name (mpi_x_f08_, or mpi_x_f08ts_ for a call with a choice
 # buffer, and pmpi_...); libmpifort exports nothing else but the COMMON blocks of the special addresses,
-# the predefined attribute procedures (all mpi_*; under ASan also its __odr_asan.mpi_* markers of
-# those COMMON blocks) and the mpi_f08 module's own symbols (__mpi_f08_MOD_*: the predefined handles,
-# which a call passes by address, and == and /= on handles). Prints the counts docs/fortran.md quotes.
+# the predefined attribute procedures (all mpi_*) and the mpi_f08 module's own symbols (__mpi_f08_MOD_*:
+# the predefined handles, which a call passes by address, and == and /= on handles); under ASan also
+# the __odr_asan.* markers of those data symbols. Prints the counts docs/fortran.md quotes.
 set -eu
 lib=$1 list=$2
 work=$(mktemp -d "${TMPDIR:-/tmp}/skiff-fcensus.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 nm -D --defined-only "$lib" | awk '{ print $NF }' | sort -u >"$work/exports"
 fail=0
-# __odr_asan.X: AddressSanitizer's one-definition markers of the exported COMMON blocks (ASan builds).
-stray=$(grep -v '^\(mpi_\|pmpi_\|MPI_\|PMPI_\|__odr_asan\.mpi_\|__mpi_f08_MOD_\)' "$work/exports" || true)
+# __odr_asan.X: AddressSanitizer's one-definition markers of the exported data (ASan builds).
+stray=$(grep -v '^\(mpi_\|pmpi_\|MPI_\|PMPI_\|__odr_asan\.mpi_\|__mpi_f08_MOD_\|__odr_asan\.__mpi_f08_MOD_\)' "$work/exports" || true)
 [ -z "$stray" ] || { echo "fortran census: libmpifort exports other names: $stray"; fail=1; }
 # The names each bound call must have; the mpi_f08 name ends in _f08ts when there is a choice buffer
 # (either spelling is accepted here), and MPI-1's removed calls have none.

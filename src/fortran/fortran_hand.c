@@ -2,7 +2,8 @@
  * argc/argv in Fortran), MPI_Pcontrol (variadic in C), MPI_Info_create_env, attributes (Fortran's
  * values are integers, not pointers; predefined attributes are read through C's pointer), and calls that
  * take procedures written in Fortran: attribute copy/delete functions (Comm, Type, Win and the MPI-1
- * Keyval_create), user-defined reduction ops and communicator/window/session error handlers. Each
+ * Keyval_create), user-defined reduction ops, communicator/window/session error handlers and generalized
+ * requests (MPI_Grequest_start's query, free and cancel procedures). Each
  * SKIFF_F_HAND(...) line tells gen_bindings.py to leave that call to this file. */
 #include "fortran_f08.h"
 #include "fortran_impl.h"
@@ -352,3 +353,67 @@ static void fw_errhandler_create(int p, f_handler_fn fn, MPI_Fint *eh, MPI_Fint 
     fw_comm_create_errhandler(p, fn, eh, ierr);
 }
 BIND(errhandler_create, ERRHANDLER_CREATE, (f_handler_fn fn, MPI_Fint *eh, MPI_Fint *ierr), (fn, eh, ierr))
+
+/* ---- generalized requests: the query, free and cancel procedures written in Fortran ----
+ * The C extra_state carries them with the Fortran EXTRA_STATE (an ADDRESS_KIND integer), so any number
+ * of requests may be pending; the free procedure's call releases it. */
+typedef void (*f_greq_query)(MPI_Aint *extra, MPI_Fint *status, MPI_Fint *ierr);
+typedef void (*f_greq_free)(MPI_Aint *extra, MPI_Fint *ierr);
+typedef void (*f_greq_cancel)(MPI_Aint *extra, MPI_Fint *complete, MPI_Fint *ierr);
+struct fgreq {
+    f_greq_query query;
+    f_greq_free free;
+    f_greq_cancel cancel;
+    MPI_Aint extra;
+};
+
+static int greq_query(void *extra, MPI_Status *status)
+{
+    struct fgreq *g = extra;
+    MPI_Fint fst[MPI_F_STATUS_SIZE], ierr = MPI_SUCCESS;
+    MPI_Status_c2f(status, fst); /* what the procedure leaves alone keeps C's value */
+    g->query(&g->extra, fst, &ierr);
+    MPI_Status_f2c(fst, status);
+    return ierr;
+}
+
+static int greq_free(void *extra)
+{
+    struct fgreq *g = extra;
+    MPI_Fint ierr = MPI_SUCCESS;
+    g->free(&g->extra, &ierr);
+    free(g);
+    return ierr;
+}
+
+static int greq_cancel(void *extra, int complete)
+{
+    struct fgreq *g = extra;
+    MPI_Fint c = complete != 0, ierr = MPI_SUCCESS;
+    g->cancel(&g->extra, &c, &ierr);
+    return ierr;
+}
+
+SKIFF_F_HAND(Grequest_start)
+static void fw_grequest_start(int p, f_greq_query query, f_greq_free fr, f_greq_cancel cancel,
+                              MPI_Aint *extra, MPI_Fint *request, MPI_Fint *ierr)
+{
+    OPTIONAL_IERR(ierr)
+    struct fgreq *g = malloc(sizeof *g);
+    if (!g) {
+        *ierr = MPI_ERR_NO_MEM;
+        return;
+    }
+    *g = (struct fgreq){query, fr, cancel, *extra};
+    MPI_Request c = MPI_REQUEST_NULL;
+    *ierr = p ? PMPI_Grequest_start(greq_query, greq_free, greq_cancel, g, &c)
+              : MPI_Grequest_start(greq_query, greq_free, greq_cancel, g, &c);
+    if (*ierr == MPI_SUCCESS)
+        *request = MPI_Request_c2f(c);
+    else
+        free(g);
+}
+BIND(grequest_start, GREQUEST_START,
+     (f_greq_query query, f_greq_free fr, f_greq_cancel cancel, MPI_Aint *extra, MPI_Fint *request,
+      MPI_Fint *ierr),
+     (query, fr, cancel, extra, request, ierr))

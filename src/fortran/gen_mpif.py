@@ -190,6 +190,15 @@ def f08_module(consts, interfaces):
         L += ['    subroutine MPI_%s_errhandler_function(%s, error_code)' % (k, k.lower()),
               '      import', '      type(MPI_%s) :: %s' % (k, k.lower()), '      integer :: error_code',
               '    end subroutine']
+    L += ['    subroutine MPI_Grequest_query_function(extra_state, status, ierror)',
+          '      import', '      integer(kind=MPI_ADDRESS_KIND) :: extra_state', '      type(MPI_Status) :: status',
+          '      integer :: ierror', '    end subroutine',
+          '    subroutine MPI_Grequest_free_function(extra_state, ierror)',
+          '      import', '      integer(kind=MPI_ADDRESS_KIND) :: extra_state', '      integer :: ierror',
+          '    end subroutine',
+          '    subroutine MPI_Grequest_cancel_function(extra_state, complete, ierror)',
+          '      import', '      integer(kind=MPI_ADDRESS_KIND) :: extra_state', '      logical :: complete',
+          '      integer :: ierror', '    end subroutine']
     L += ['  end interface']
     for k in ('Comm', 'Type', 'Win'):
         u = k.upper()

@@ -1,12 +1,44 @@
 ! Point-to-point through the mpi_f08 module: TYPE(MPI_Comm) etc., TYPE(MPI_Status) with its public
 ! components, IERROR left out, a ring with status checks and MPI_Get_count, Isend/Irecv/Waitall with a
 ! status array, Waitany's 1-based index, MPI_STATUS_IGNORE, Sendrecv, Probe/Iprobe, handle == and /=,
-! strings (Comm_get_name, Error_string), PMPI_ forms, and array sections as buffers: a non-contiguous
+! strings (Comm_get_name, Error_string), PMPI_ forms, a generalized request whose query, free and
+! cancel procedures are Fortran, and array sections as buffers: a non-contiguous
 ! section in a blocking send and receive (copied), refused in a nonblocking call when the
 ! implementation says it cannot take one (MPI_SUBARRAYS_SUPPORTED .FALSE.: an error of class
 ! MPI_ERR_BUFFER under MPI_ERRORS_RETURN). Prints "FAIL [rank N]" and aborts on a wrong answer.
+module f08_greq
+  use mpi_f08, only: MPI_Status, MPI_ADDRESS_KIND, MPI_SUCCESS, MPI_INTEGER, MPI_Status_set_elements
+  implicit none
+  integer :: freed = 0, cancelled = 0
+contains
+  ! A generalized request's procedures: the status says "source 7, tag extra_state, 3 INTEGERs".
+  subroutine query(extra_state, status, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    type(MPI_Status) :: status
+    integer :: ierror
+    status%MPI_SOURCE = 7
+    status%MPI_TAG = int(extra_state)
+    call MPI_Status_set_elements(status, MPI_INTEGER, 3)
+    ierror = MPI_SUCCESS
+  end subroutine
+  subroutine free_fn(extra_state, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer :: ierror
+    freed = freed + int(extra_state)
+    ierror = MPI_SUCCESS
+  end subroutine
+  subroutine cancel_fn(extra_state, complete, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    logical :: complete
+    integer :: ierror
+    if (.not. complete) cancelled = cancelled + int(extra_state)
+    ierror = MPI_SUCCESS
+  end subroutine
+end module
+
 program f08_p2p
   use mpi_f08
+  use f08_greq
   implicit none
   integer :: ierr, rank, nprocs, next, prev, i, j, n, idx, cls, slen
   type(MPI_Status) :: st, sts(2)
@@ -115,6 +147,16 @@ program f08_p2p
   call check(cls == MPI_ERR_RANK, 'bad rank returned')
   call MPI_Error_string(ierr, msg, slen)
   call check(slen > 0 .and. slen <= len(msg) .and. msg(slen + 1:) == ' ', 'Error_string padded')
+
+  ! A generalized request whose procedures are written in Fortran.
+  call MPI_Grequest_start(query, free_fn, cancel_fn, 33_MPI_ADDRESS_KIND, rq)
+  call MPI_Test(rq, flag, MPI_STATUS_IGNORE)
+  call check(.not. flag, 'generalized request pending')
+  call MPI_Grequest_complete(rq)
+  call MPI_Wait(rq, st)
+  call MPI_Get_count(st, MPI_INTEGER, n)
+  call check(st%MPI_SOURCE == 7 .and. st%MPI_TAG == 33 .and. n == 3, 'Grequest query procedure')
+  call check(freed == 33 .and. cancelled == 0 .and. rq == MPI_REQUEST_NULL, 'Grequest free procedure')
 
   ! Strings and the profiling names.
   call MPI_Comm_set_name(dup, '  f08 dup  ')

@@ -2,7 +2,8 @@
 ! (use mpi): MPI_Type_vector over a column-major array section, MPI_Type_create_subarray with
 ! MPI_ORDER_FORTRAN, Comm_split, Comm_set_name/Comm_get_name (CHARACTER lengths and blank padding),
 ! groups, a Cartesian grid, MPI_TAG_UB, a keyval with a copy procedure written in Fortran, Info keys
-! and values, an error handler written in Fortran, and the MPI_Type_get_extent/Get_address
+! and values, an error handler written in Fortran, a generalized request whose procedures are Fortran,
+! and the MPI_Type_get_extent/Get_address
 ! INTEGER(MPI_ADDRESS_KIND)s.
 ! Prints "FAIL [rank N]" and aborts on a wrong answer.
 module f_tc_procs
@@ -20,6 +21,31 @@ contains
     ierr = MPI_SUCCESS
   end subroutine
 
+  ! A generalized request's procedures (the status says: source 7, tag extra_state).
+  subroutine greq_query(extra, status, ierr)
+    use mpi, only: MPI_ADDRESS_KIND, MPI_SUCCESS, MPI_STATUS_SIZE, MPI_SOURCE, MPI_TAG
+    integer(kind=MPI_ADDRESS_KIND) :: extra
+    integer :: status(MPI_STATUS_SIZE), ierr
+    status(MPI_SOURCE) = 7
+    status(MPI_TAG) = int(extra)
+    ierr = MPI_SUCCESS
+  end subroutine
+  subroutine greq_free(extra, ierr)
+    use mpi, only: MPI_ADDRESS_KIND, MPI_SUCCESS
+    integer(kind=MPI_ADDRESS_KIND) :: extra
+    integer :: ierr
+    handler_calls = handler_calls + 100 * int(extra)
+    ierr = MPI_SUCCESS
+  end subroutine
+  subroutine greq_cancel(extra, complete, ierr)
+    use mpi, only: MPI_ADDRESS_KIND, MPI_SUCCESS
+    integer(kind=MPI_ADDRESS_KIND) :: extra
+    logical :: complete
+    integer :: ierr
+    if (extra < 0 .or. complete) return
+    ierr = MPI_SUCCESS
+  end subroutine
+
   subroutine on_error(comm, code)
     integer :: comm, code
     if (comm < 0) return
@@ -33,7 +59,7 @@ program f_types_comm
   use f_tc_procs
   implicit none
   integer :: ierr, rank, nprocs, i, j, color, sub, subrank, subsize, vec, sarr, len, grp, wgrp, ngrp
-  integer :: keyval, dup, cart, eh, cls, info
+  integer :: keyval, dup, cart, eh, cls, info, greq, status(MPI_STATUS_SIZE)
   character(len=20) :: value
   integer :: dims(2), coords(2), src, dst, ranks(1), tr(1)
   logical :: periods(2), flag
@@ -171,6 +197,14 @@ program f_types_comm
   call MPI_Error_class(ierr, cls, i)
   call check(cls == MPI_ERR_COUNT, 'MPI_ERRORS_RETURN gives MPI_ERR_COUNT')
   call MPI_Comm_free(dup, ierr)
+
+  ! A generalized request whose procedures are written in Fortran (after the handler checks: greq_free
+  ! adds 100 * extra_state to handler_calls).
+  call MPI_Grequest_start(greq_query, greq_free, greq_cancel, 5_MPI_ADDRESS_KIND, greq, ierr)
+  call MPI_Grequest_complete(greq, ierr)
+  call MPI_Wait(greq, status, ierr)
+  call check(status(MPI_SOURCE) == 7 .and. status(MPI_TAG) == 5, 'Grequest query procedure')
+  call check(handler_calls == 501 .and. greq == MPI_REQUEST_NULL, 'Grequest free procedure')
 
   call MPI_Finalize(ierr)
   if (rank == 0) print '(a)', 'f_types_comm: ok'

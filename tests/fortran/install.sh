@@ -25,6 +25,13 @@ done
 "$prefix/bin/mpif77" -Wall "$src/f_p2p.f" -o p2p || fail "mpif77 f_p2p.f"
 "$prefix/bin/mpifort" -Wall "$src/f_coll.f90" -o coll || fail "mpifort f_coll.f90"
 "$prefix/bin/mpif90" -Wall "$src/f08_p2p.f90" -o f08 || fail "mpif90 f08_p2p.f90 (use mpi_f08)"
+# The mpi module checks the hand-written calls too: an attribute value must be an ADDRESS_KIND integer.
+printf '%s\n' 'program bad' '  use mpi' '  integer :: ierr' \
+    '  call MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_TAG_UB, 1, ierr)' 'end program' >bad.f90
+if "$prefix/bin/mpifort" -c bad.f90 -o bad.o 2>bad.err; then
+    fail "use mpi accepted MPI_Comm_set_attr with a default INTEGER value"
+fi
+grep -q 'attribute_val' bad.err || fail "use mpi: unexpected error for the bad MPI_Comm_set_attr: $(cat bad.err)"
 for p in p2p coll f08; do
     out=$("$prefix/bin/mpiexec" -n 2 "./$p" 2>&1) || fail "$p: $out"
     printf '%s\n' "$out" | grep -q ': ok$' || fail "$p printed: $out"

@@ -110,3 +110,14 @@ void skiff_f08_buf_out(struct skiff_f08_buf *b, int writes)
     free(b->tmp);
     b->tmp = NULL;
 }
+
+/* MPI_SIZEOF (mpi_f08 and mpi: the specific MPI_Sizeof_f08ts): the size of one element of x, which
+ * the descriptor carries for any intrinsic type and kind. Called by the Fortran wrapper only. */
+void skiff_f08_sizeof(int p, const CFI_cdesc_t *x, MPI_Fint *size, MPI_Fint *ierr);
+void skiff_f08_sizeof(int p, const CFI_cdesc_t *x, MPI_Fint *size, MPI_Fint *ierr)
+{
+    (void)p; /* no C call behind it, so MPI_ and PMPI_ are the same */
+    *size = (MPI_Fint)x->elem_len;
+    if (ierr)
+        *ierr = MPI_SUCCESS;
+}

@@ -429,6 +429,34 @@ def mpi_hand_interface(name):
     return L
 
 
+# MPI_SIZEOF has no C call: one specific, MPI_Sizeof_f08ts, for the mpi and mpi_f08 modules alike (the
+# C descriptor of a TYPE(*), DIMENSION(..) argument carries the element size, fortran_f08.c).
+SIZEOF_DECLS = ['type(*), dimension(..) :: x', 'integer, intent(out) :: size',
+                'integer, optional, intent(out) :: ierror']
+
+
+def sizeof_interface():
+    L = []
+    for p in ('MPI', 'PMPI'):
+        L += ['  interface %s_Sizeof' % p, '    subroutine %s_Sizeof_f08ts(x, size, ierror)' % p,
+              '      implicit none'] + ['      ' + d for d in SIZEOF_DECLS] + ['    end subroutine',
+                                                                          '  end interface']
+    return L
+
+
+def sizeof_wrapper():
+    L = []
+    for p, flag in (('MPI', 0), ('PMPI', 1)):
+        L += ['subroutine %s_Sizeof_f08ts(x, size, ierror)' % p, '  use, intrinsic :: iso_c_binding, only: c_int',
+              '  implicit none'] + ['  ' + d for d in SIZEOF_DECLS] + [
+              '  interface', "    subroutine c(p, x, size, ierror) bind(C, name='skiff_f08_sizeof')",
+              '      import', '      implicit none', '      integer(c_int), value :: p',
+              '      type(*), dimension(..) :: x', '      integer(c_int) :: size',
+              '      integer(c_int), optional :: ierror', '    end subroutine', '  end interface',
+              '  call c(%d, x, size, ierror)' % flag, 'end subroutine', '']
+    return L
+
+
 def f08_hand_interface(name):
     args, decls = F08_HAND[name]
     if name == 'Pcontrol':  # no IERROR
@@ -499,11 +527,11 @@ def main():
         sys.exit('gen_bindings: SKIFF_F_HAND names no call of mpi.h: %s' % ', '.join(sorted(missing)))
     open(out_c, 'w').write('\n'.join(out) + '\n')
     if out_if:
-        open(out_if, 'w').write('\n'.join(ifaces + ['end interface']) + '\n')
+        open(out_if, 'w').write('\n'.join(ifaces + ['end interface'] + sizeof_interface()) + '\n')
     if out_f08_if:
-        open(out_f08_if, 'w').write('\n'.join(f08_ifaces) + '\n')
+        open(out_f08_if, 'w').write('\n'.join(f08_ifaces + sizeof_interface()) + '\n')
     if out_f08_wrap:
-        open(out_f08_wrap, 'w').write('\n'.join(f08_wrap) + '\n')
+        open(out_f08_wrap, 'w').write('\n'.join(f08_wrap + sizeof_wrapper()) + '\n')
     open(out_list, 'w').write('\n'.join(sorted(listing, key=lambda l: l.split()[1])) + '\n')
 
 

@@ -1,7 +1,7 @@
 ! Derived datatypes, communicators, groups, attributes and error handlers through the mpi_f08 module:
 ! MPI_Type_vector over a row of a column-major array, MPI_Type_create_subarray in MPI_ORDER_FORTRAN,
 ! Type_create_f90_integer/real/complex checked against gfortran's selected_*_kind (sizes, and a value
-! sent through each), Comm_split, names, groups, a Cartesian grid (LOGICAL periods), MPI_TAG_UB, a
+! sent through each), MPI_Sizeof, Comm_split, names, groups, a Cartesian grid (LOGICAL periods), MPI_TAG_UB, a
 ! keyval whose copy procedure is written in Fortran (MPI_Comm_copy_attr_function), an error handler
 ! written in Fortran (MPI_Comm_errhandler_function), MPI_ERRORS_RETURN.
 ! Prints "FAIL [rank N]" and aborts on a wrong answer.
@@ -108,6 +108,14 @@ program f08_types_comm
   c4 = cmplx(1, rank, r4)
   call MPI_Allreduce(c4, d4, 1, t, MPI_SUM, MPI_COMM_WORLD)
   call check(d4 == cmplx(nprocs, nprocs * (nprocs - 1) / 2, r4), 'MPI_SUM on an f90 complex type')
+
+  ! MPI_SIZEOF: the element size of any intrinsic type, kind and rank.
+  call MPI_Sizeof(s2, n)
+  call check(n == storage_size(s2) / 8, 'MPI_Sizeof of an INTEGER(selected_int_kind(4))')
+  call MPI_Sizeof(b, n)
+  call check(n == 8, 'MPI_Sizeof of a DOUBLE PRECISION array')
+  call MPI_Sizeof(c4, n, cls)
+  call check(n == 8 .and. cls == MPI_SUCCESS, 'MPI_Sizeof of a COMPLEX(selected_real_kind(6))')
 
   ! Comm_split into evens and odds, names.
   color = mod(rank, 2)

@@ -3,7 +3,7 @@
 ! MPI_ORDER_FORTRAN, Comm_split, Comm_set_name/Comm_get_name (CHARACTER lengths and blank padding),
 ! groups, a Cartesian grid, MPI_TAG_UB, a keyval with a copy procedure written in Fortran, Info keys
 ! and values, an error handler written in Fortran, a generalized request whose procedures are Fortran,
-! and the MPI_Type_get_extent/Get_address
+! MPI_SIZEOF, and the MPI_Type_get_extent/Get_address
 ! INTEGER(MPI_ADDRESS_KIND)s.
 ! Prints "FAIL [rank N]" and aborts on a wrong answer.
 module f_tc_procs
@@ -108,6 +108,11 @@ program f_types_comm
   end if
   if (rank == 1 .or. nprocs == 1) call check(all(blk == b(3:4, 2:4)), 'Type_create_subarray ORDER_FORTRAN')
   call MPI_Type_free(sarr, ierr)
+
+  call MPI_Sizeof(col, i, ierr)
+  call check(i == 8 .and. ierr == MPI_SUCCESS, 'MPI_SIZEOF of a DOUBLE PRECISION array')
+  call MPI_Sizeof(len, i, ierr)
+  call check(i == 4, 'MPI_SIZEOF of an INTEGER')
 
   call MPI_Get_address(b(1, 1), addr1, ierr)
   call MPI_Get_address(b(1, 2), addr2, ierr)

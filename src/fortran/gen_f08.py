@@ -109,9 +109,22 @@ def wrap_args(head, args, tail, indent='      '):
     return L
 
 
-def interface(ret, name, params, logical, choice, array_names, prefix='MPI'):
+def signature(name, params, logical, choice, array_names):
+    """What tells two specifics of one generic apart: each argument's type, kind and rank."""
+    sig = []
+    for ctype, p in params:
+        d = arg_decl(name, ctype, p, logical, choice, array_names) or ''
+        decl, _, var = d.partition(' :: ')
+        decl = re.sub(r', (intent\(\w+\)|asynchronous)', '', decl)
+        decl = re.sub(r'MPI_(COUNT|OFFSET)_KIND', 'MPI_ADDRESS_KIND', decl)  # all three are 8 bytes
+        sig.append(decl + ('(' + var.split('(', 1)[1] if '(' in var else ''))
+    return sig
+
+
+def interface(ret, name, params, logical, choice, array_names, prefix='MPI', generic=None):
     """Lines of the generic interface block(s) for one call in the mpi_f08 module, or None when an
-    argument has no mpi_f08 form here."""
+    argument has no mpi_f08 form here. generic: the generic name when it is not the call's own (a
+    large-count form MPI_X_c is a specific of MPI_X)."""
     spec, _ = specific(name, params, choice)
     spec = prefix + spec[3:]
     decls = []
@@ -129,7 +142,7 @@ def interface(ret, name, params, logical, choice, array_names, prefix='MPI'):
         head, tail = '    double precision function %s' % spec, '    end function'
     else:
         head, tail = '    integer(kind=MPI_ADDRESS_KIND) function %s' % spec, '    end function'
-    L = ['  interface %s_%s' % (prefix, name)]
+    L = ['  interface %s_%s' % (prefix, generic or name)]
     L += wrap_args(head, args, '')
     L += ['      import', '      implicit none'] + ['      ' + d for d in decls] + [tail, '  end interface']
     return L

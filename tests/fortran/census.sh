@@ -3,7 +3,8 @@
 # The Fortran bindings' census: every call gen_bindings.py bound (or left to fortran_hand.c) is exported
 # by libmpifort under the names Fortran compilers call (mpi_x_, mpi_x__, MPI_X) and as pmpi_x_,
 # pmpi_x__, PMPI_X, and under its mpi_f08 name (mpi_x_f08_, or mpi_x_f08ts_ for a call with a choice
-# buffer, and pmpi_...); libmpifort exports nothing else but the COMMON blocks of the special addresses,
+# buffer, and pmpi_...), and every large-count form the generator put in mpi_f08 (f08-only) under its
+# mpi_f08 name; libmpifort exports nothing else but the COMMON blocks of the special addresses,
 # the predefined attribute procedures (all mpi_*) and the mpi_f08 module's own symbols (__mpi_f08_MOD_*:
 # the predefined handles, which a call passes by address, and == and /= on handles); under ASan also
 # the __odr_asan.* markers of those data symbols. Prints the counts docs/fortran.md quotes.
@@ -25,11 +26,13 @@ awk '$1 == "bound" || $1 == "hand" {
         if ($2 !~ /^(Keyval_create|Attr_put|Attr_get|Errhandler_create)$/) {
             print "mpi_" l "_f08_"; print "pmpi_" l "_f08_"
         }
-    }' "$list" | sort -u >"$work/expected"
+    }
+    $1 == "f08-only" { l = tolower($2); print "mpi_" l "_f08_"; print "pmpi_" l "_f08_" }' "$list" |
+    sort -u >"$work/expected"
 sed 's/_f08ts_$/_f08_/' "$work/exports" | sort -u >"$work/exports08"
 missing=$(comm -23 "$work/expected" "$work/exports08")
 [ -z "$missing" ] || { echo "fortran census: MISSING (an f08 name may be _f08ts_):" $missing; fail=1; }
-for kind in bound hand c-only unbound; do
+for kind in bound hand f08-only c-only unbound; do
     printf '%s %s\n' "$kind" "$(grep -c "^$kind " "$list" || true)"
 done
 grep '^unbound ' "$list" || true

@@ -2,6 +2,7 @@
 ! (SUM on DOUBLE PRECISION and COMPLEX, LAND/LOR on LOGICAL, MAXLOC on 2DOUBLE_PRECISION, MPI_IN_PLACE),
 ! Gather(v), Scatter(v), Allgather(v), Alltoall(v,w), Reduce_scatter(_block), Scan, Exscan,
 ! Reduce_local, a nonblocking Iallreduce and a persistent Bcast_init, a section as a blocking buffer,
+! the large-count forms (Allreduce, Sendrecv, Get_count with MPI_COUNT_KIND counts),
 ! and a user op written in Fortran with mpi_f08's MPI_User_function (TYPE(C_PTR) vectors).
 ! Prints "FAIL [rank N]" and aborts on a wrong answer.
 module f08_coll_ops
@@ -34,6 +35,8 @@ program f08_coll
   integer :: iv(3), ivsum(3), ibuf(4), m(3, 4), x
   type(MPI_Op) :: op
   type(MPI_Request) :: rq
+  type(MPI_Status) :: st
+  integer(kind=MPI_COUNT_KIND) :: bigcount
   type(MPI_Datatype), allocatable :: types(:)
 
   call MPI_Init()
@@ -146,6 +149,15 @@ program f08_coll
   call MPI_Wait(rq, MPI_STATUS_IGNORE)
   call MPI_Request_free(rq)
   call check(x == 42, 'Bcast_init')
+
+  ! Large-count forms (MPI-4, mpi_f08 only): an MPI_COUNT_KIND count picks MPI_Allreduce_c, etc.
+  iv = [1, 2, 3]
+  call MPI_Allreduce(iv, ivsum, 3_MPI_COUNT_KIND, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
+  call check(all(ivsum == np * [1, 2, 3]), 'Allreduce with an MPI_COUNT_KIND count')
+  call MPI_Sendrecv(iv, 3_MPI_COUNT_KIND, MPI_INTEGER, rank, 21, ivsum, 3_MPI_COUNT_KIND, MPI_INTEGER, rank, &
+                    21, MPI_COMM_WORLD, st)
+  call MPI_Get_count(st, MPI_INTEGER, bigcount)
+  call check(bigcount == 3 .and. all(ivsum == iv), 'Sendrecv and Get_count with MPI_COUNT_KIND counts')
 
   ! A user op written in Fortran.
   call MPI_Op_create(absmax, .true., op)

@@ -42,8 +42,10 @@ static void make_comm(const struct cg_options *o, struct cg_run *run)
 static int setup_and_solve(const struct cg_options *o, MPI_Comm comm, struct cg_run *run)
 {
     run->comm = comm;
-    if (o->mtx ? cg_read_mtx(o->mtx, comm, &run->a) : cg_generate(o, comm, &run->a))
+    if (o->mtx ? cg_read_mtx(o->mtx, comm, &run->a) : cg_generate(o, comm, &run->a)) {
+        MPI_Barrier(comm); /* every rank failed: none exits before the one that speaks has said why */
         return 1;
+    }
     if (cg_halo_setup(&run->h, &run->a, comm, o->exchange))
         return 1;
     size_t n = (size_t)run->a.nloc + 1;

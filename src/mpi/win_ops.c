@@ -183,15 +183,15 @@ static int copy_fast(MPI_Win win, int get, const void *buf, MPI_Count oc, MPI_Da
 
 /* Fetch_and_op, Compare_and_swap and a one-element Accumulate of a predefined type on a direct window,
  * the shape of the counters, flags and locks programs build on MPI: rma()'s checks for that shape with
- * one datatype lookup, then one atomic step (no operation structure, no message). out is NULL for the
- * accumulate, which fetches nothing. 1: done. 0: any other case, and any argument in doubt, which rma()
- * then handles and reports. */
-static int atomic_fast(MPI_Win win, int cas, const void *in, const void *cmp, void *out, MPI_Datatype dt,
-                       int target, MPI_Aint disp, MPI_Op op)
+ * one datatype lookup, then one atomic step (no operation structure, no message). fetch: out must hold
+ * the old value (fetch_and_op, compare_and_swap; not the accumulate, which passes NULL). 1: done. 0: any
+ * other case, and any argument in doubt, which rma() then handles and reports. */
+static int atomic_fast(MPI_Win win, int cas, int fetch, const void *in, const void *cmp, void *out,
+                       MPI_Datatype dt, int target, MPI_Aint disp, MPI_Op op)
 {
     struct skiff_win *w = skiff_win_get(win);
     const struct skiff_type *t = skiff_type_get(dt);
-    if (!w || !t || !t->predefined || target < 0 || target >= w->size || (cas && (!cmp || !out)) ||
+    if (!w || !t || !t->predefined || target < 0 || target >= w->size || (fetch && !out) || (cas && !cmp) ||
         (!in && (cas || op != MPI_NO_OP)) || !in_epoch(w, target))
         return 0;
     if (!cas && check_acc_op(op, t, t) != MPI_SUCCESS)
@@ -245,7 +245,7 @@ GET(MPI_Get_c, MPI_Count)
         SKIFF_ENTER(name);                                                                               \
         SKIFF_REQUIRE_INIT();                                                                            \
         if (origin_count == 1 && target_count == 1 && origin_datatype == target_datatype && origin_addr &&\
-            atomic_fast(win, 0, origin_addr, NULL, NULL, origin_datatype, target_rank, target_disp, op_))  \
+            atomic_fast(win, 0, 0, origin_addr, NULL, NULL, origin_datatype, target_rank, target_disp, op_))\
             return MPI_SUCCESS;                                                                          \
         struct skiff_rma_op op = {.kind = SKIFF_RMA_ACC, .oaddr = origin_addr, .target = target_rank,    \
                                   .disp = target_disp, .op = op_};                                       \
@@ -278,7 +278,7 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
 {
     SKIFF_ENTER(MPI_Fetch_and_op);
     SKIFF_REQUIRE_INIT();
-    if (atomic_fast(win, 0, origin_addr, NULL, result_addr, datatype, target_rank, target_disp, op_))
+    if (atomic_fast(win, 0, 1, origin_addr, NULL, result_addr, datatype, target_rank, target_disp, op_))
         return MPI_SUCCESS;
     struct skiff_rma_op op = {.kind = SKIFF_RMA_GACC, .oaddr = origin_addr, .raddr = result_addr,
                               .target = target_rank, .disp = target_disp, .op = op_};
@@ -291,7 +291,8 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
 {
     SKIFF_ENTER(MPI_Compare_and_swap);
     SKIFF_REQUIRE_INIT();
-    if (atomic_fast(win, 1, origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp, MPI_REPLACE))
+    if (atomic_fast(win, 1, 1, origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp,
+                    MPI_REPLACE))
         return MPI_SUCCESS;
     const struct skiff_type *t = skiff_type_get(datatype);
     if (t && !t->predefined)

@@ -938,8 +938,8 @@ int skiff_rma_flush(struct skiff_win *w, int target)
          * the target and only waits for the replies (over tcp: one round trip per fetch_and_op, not two). */
         if (!w->blind[t])
             continue;
-        rc = control(w, SKIFF_RMA_FLUSH, 0, t);
-        w->blind[t] = 0;
+        if (!(rc = control(w, SKIFF_RMA_FLUSH, 0, t)))
+            w->blind[t] = 0;
     }
     if (!rc)
         wait_outs(w, target);

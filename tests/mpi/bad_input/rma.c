@@ -212,6 +212,12 @@ static int fetch_and_op_rank(struct bad_ctx *x)
     return done(w, MPI_Fetch_and_op(x->ibuf2, x->ibuf2 + 1, MPI_INT, -9, 0, MPI_SUM, w));
 }
 
+static int fetch_and_op_result_null_direct(struct bad_ctx *x)
+{
+    MPI_Win w = alloc_win_of(x, 1);
+    return done(w, MPI_Fetch_and_op(x->ibuf2, NULL, MPI_INT, 0, 0, MPI_SUM, w));
+}
+
 static int cas_derived(struct bad_ctx *x)
 {
     MPI_Win w = win_of(x, 1);
@@ -491,6 +497,8 @@ const struct bad_case bad_rma[] = {
     {"acc_mixed_types", "MPI_Accumulate", MPI_ERR_TYPE, "same basic type", acc_mixed_types},
     {"get_acc_result_count", "MPI_Get_accumulate", MPI_ERR_COUNT, "count -4", get_acc_result_count},
     {"fetch_and_op_rank", "MPI_Fetch_and_op", MPI_ERR_RANK, "rank -9", fetch_and_op_rank},
+    {"fetch_and_op_result_null_direct", "MPI_Fetch_and_op", MPI_ERR_BUFFER, "result_addr is NULL",
+     fetch_and_op_result_null_direct},
     {"cas_derived", "MPI_Compare_and_swap", MPI_ERR_TYPE, "predefined datatype", cas_derived},
     {"rput_request_null", "MPI_Rput", MPI_ERR_ARG, "request is NULL", rput_request_null},
     {"rget_no_epoch", "MPI_Rget", MPI_ERR_RMA_SYNC, "no access epoch to rank 0", rget_no_epoch},

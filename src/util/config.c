@@ -57,31 +57,41 @@ const struct skiff_config_row skiff_config_table[] = {
     {NULL, 0, NULL, 0, 0, 0, NULL},
 };
 
-static int bad(const char *name, const char *val, const char *why)
+/* Why a value is refused, said once by the caller that wants it said (MPI_Init does; MPI_T does not). */
+#define WHY_MAX 160
+
+static int bad(const struct skiff_config_row *r, const char *val, char *why, const char *text)
 {
-    fprintf(stderr, "skiff: %s=%s: %s\n", name, val, why);
+    snprintf(why, WHY_MAX, "skiff: %s=%s: %s", r->name, val, text);
     return -1;
 }
 
 /* A count of bytes (or a plain number), with k or m for KiB and MiB. */
-static int parse_size(const struct skiff_config_row *r, const char *v, unsigned long long *out)
+static int parse_size(const struct skiff_config_row *r, const char *v, unsigned long long *out, char *why)
 {
     char *end;
     errno = 0;
     unsigned long long x = strtoull(v, &end, 10);
-    if (*end == 'k' || *end == 'K') { x <<= 10; end++; }
-    else if (*end == 'm' || *end == 'M') { x <<= 20; end++; }
+    int shift = *end == 'k' || *end == 'K' ? 10 : *end == 'm' || *end == 'M' ? 20 : 0;
+    if (shift && end > v) {
+        errno = x > (~0ull >> shift) ? ERANGE : errno; /* 2^54 m must not wrap to something in range */
+        x <<= shift;
+        end++;
+    }
     if (errno || end == v || *end || *v == '-' || (double)x < r->min || (double)x > r->max) {
-        char why[96];
-        snprintf(why, sizeof why, "expected %s between %.0f and %.0f", r->kind == SKIFF_CFG_SIZE ? "a size in bytes" : "a number",
+        char text[96];
+        snprintf(text, sizeof text, "expected %s between %.0f and %.0f",
+                 r->kind == SKIFF_CFG_SIZE       ? "a size in bytes"
+                 : r->kind == SKIFF_CFG_AUTO_INT ? "auto or a number"
+                                                 : "a number",
                  r->min, r->max);
-        return bad(r->name, v, why);
+        return bad(r, v, why, text);
     }
     *out = x;
     return 0;
 }
 
-static int parse_transports(const struct skiff_config_row *r, const char *v, int *out)
+static int parse_transports(const struct skiff_config_row *r, const char *v, int *out, char *why)
 {
     if (strcmp(v, "auto") == 0)
         v = r->dflt;
@@ -94,13 +104,13 @@ static int parse_transports(const struct skiff_config_row *r, const char *v, int
         else if (strcmp(w, "tcp") == 0)
             *out |= SKIFF_TR_TCP;
         else
-            return bad(r->name, v, "expected a list of shm and tcp");
+            return bad(r, v, why, "expected a list of shm and tcp");
     }
-    return *out ? 0 : bad(r->name, v, "expected a list of shm and tcp");
+    return *out ? 0 : bad(r, v, why, "expected a list of shm and tcp");
 }
 
 /* Parses v (the environment's value, else the row's default) into the field of c the row names. */
-static int parse(const struct skiff_config_row *r, const char *v, struct skiff_config *c)
+static int parse(const struct skiff_config_row *r, const char *v, struct skiff_config *c, char *why)
 {
     void *field = (char *)c + r->offset;
     unsigned long long x;
@@ -108,7 +118,7 @@ static int parse(const struct skiff_config_row *r, const char *v, struct skiff_c
     double d;
     switch (r->kind) {
     case SKIFF_CFG_SIZE:
-        if (parse_size(r, v, &x))
+        if (parse_size(r, v, &x, why))
             return -1;
         *(size_t *)field = (size_t)x;
         return 0;
@@ -119,18 +129,18 @@ static int parse(const struct skiff_config_row *r, const char *v, struct skiff_c
         }
         /* fall through */
     case SKIFF_CFG_INT:
-        if (parse_size(r, v, &x))
+        if (parse_size(r, v, &x, why))
             return -1;
         *(int *)field = (int)x;
         return 0;
     case SKIFF_CFG_SECONDS:
         d = strtod(v, &end);
         if (end == v || *end || !(d >= 0))
-            return bad(r->name, v, "expected seconds >= 0");
+            return bad(r, v, why, "expected seconds >= 0");
         *(double *)field = d;
         return 0;
     case SKIFF_CFG_TRANSPORTS:
-        return parse_transports(r, v, (int *)field);
+        return parse_transports(r, v, (int *)field, why);
     case SKIFF_CFG_STRING: /* NULL stands for the default, whose text says what the code then does */
         *(const char **)field = strcmp(v, r->dflt) == 0 ? NULL : v;
         return 0;
@@ -140,34 +150,47 @@ static int parse(const struct skiff_config_row *r, const char *v, struct skiff_c
 
 static int loaded;
 
-int skiff_config_load(void)
+/* Every row into c, from the environment, else its default; a row whose value is refused is marked in
+ * invalid[] (when given), said on stderr when speak, and left at its default. 0, or -1 if any was refused. */
+static int load_into(struct skiff_config *c, unsigned char *invalid, int speak)
 {
-    struct skiff_config c;
     int rc = 0;
-    memset(&c, 0, sizeof c);
+    memset(c, 0, sizeof *c);
     for (const struct skiff_config_row *r = skiff_config_table; r->name; r++) {
         const char *v = getenv(r->name);
-        rc |= parse(r, v && *v ? v : r->dflt, &c);
+        char why[WHY_MAX];
+        if (!parse(r, v && *v ? v : r->dflt, c, why))
+            continue;
+        if (speak)
+            fprintf(stderr, "%s\n", why);
+        if (invalid)
+            invalid[r - skiff_config_table] = 1;
+        parse(r, r->dflt, c, why);
+        rc = -1;
     }
     /* The fast box is a ring indexed by masking: keep it a power of two. */
     size_t p = 4096;
-    while (p < c.shm_fbox)
+    while (p < c->shm_fbox)
         p <<= 1;
-    c.shm_fbox = p;
-    if (c.shm_eager > c.shm_cell) /* an eager message fits one cell */
-        c.shm_eager = c.shm_cell;
-    if (rc)
+    c->shm_fbox = p;
+    if (c->shm_eager > c->shm_cell) /* an eager message fits one cell */
+        c->shm_eager = c->shm_cell;
+    return rc;
+}
+
+int skiff_config_load(void)
+{
+    struct skiff_config c;
+    if (load_into(&c, NULL, 1))
         return -1;
     skiff_cfg = c;
     loaded = 1;
     return 0;
 }
 
-int skiff_config_value(const struct skiff_config_row *r, char *out, size_t len)
+static void format(const struct skiff_config_row *r, const struct skiff_config *c, char *out, size_t len)
 {
-    if (!loaded && skiff_config_load() != 0)
-        return -1;
-    const void *field = (const char *)&skiff_cfg + r->offset;
+    const void *field = (const char *)c + r->offset;
     int t;
     switch (r->kind) {
     case SKIFF_CFG_SIZE:
@@ -181,7 +204,7 @@ int skiff_config_value(const struct skiff_config_row *r, char *out, size_t len)
             snprintf(out, len, "%d", *(const int *)field);
         break;
     case SKIFF_CFG_SECONDS:
-        snprintf(out, len, "%g", *(const double *)field);
+        snprintf(out, len, "%.9g", *(const double *)field);
         break;
     case SKIFF_CFG_TRANSPORTS:
         t = *(const int *)field;
@@ -192,6 +215,21 @@ int skiff_config_value(const struct skiff_config_row *r, char *out, size_t len)
         snprintf(out, len, "%s", *(const char *const *)field ? *(const char *const *)field : r->dflt);
         break;
     }
+}
+
+int skiff_config_value(const struct skiff_config_row *r, char *out, size_t len)
+{
+    if (loaded) { /* what the library runs with */
+        format(r, &skiff_cfg, out, len);
+        return 0;
+    }
+    /* Before MPI_Init (skiff-info, an MPI_T tool): what it would run with, each row on its own. */
+    struct skiff_config c;
+    unsigned char invalid[sizeof skiff_config_table / sizeof *skiff_config_table] = {0};
+    load_into(&c, invalid, 0);
+    if (invalid[r - skiff_config_table])
+        return -1;
+    format(r, &c, out, len);
     return 0;
 }
 

@@ -27,6 +27,9 @@
  * for one made with the MPI-4 assertion mpi_assert_no_any_tag ("alat
  * <depth>"), which a library may use to match without walking the queue.
  *
+ * --multiple asks for MPI_THREAD_MULTIPLE (and checks it was granted), for the cost of a threaded
+ * library's locking to a program that calls from one thread.
+ *
  * A 0-byte ping-pong spin (spin_s) first wakes both cores.  Iteration
  * counts are adaptive: after a per-size warm-up, rank 0 times calibration
  * runs (doubling until one lasts >= calib_s), picks a count that should take
@@ -347,7 +350,12 @@ int main(int argc, char **argv)
     int size, persist = 0, match = 0;
 
     statuses_ignore = MPI_STATUSES_IGNORE;
-    MPI_Init(&argc, &argv);
+    /* --multiple: the same single-threaded runs after asking for MPI_THREAD_MULTIPLE, which is what
+     * the lock of a threaded library costs a program that calls from one thread. */
+    int multiple = 0, provided = -1;
+    for (int i = 1; i < argc; i++)
+        multiple |= strcmp(argv[i], "--multiple") == 0;
+    MPI_Init_thread(&argc, &argv, multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     for (int i = 1; i < argc; i++) {
@@ -357,9 +365,14 @@ int main(int argc, char **argv)
             persist = 1;
         } else if (strcmp(argv[i], "--match") == 0) {
             match = 1;
+        } else if (strcmp(argv[i], "--multiple") == 0) {
+            if (provided != MPI_THREAD_MULTIPLE) {
+                fprintf(stderr, "pt2pt: MPI_THREAD_MULTIPLE asked for, %d provided\n", provided);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
         } else {
             if (rank == 0)
-                fprintf(stderr, "usage: %s [--quick] [--persist | --match]\n", argv[0]);
+                fprintf(stderr, "usage: %s [--quick] [--multiple] [--persist | --match]\n", argv[0]);
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     }

@@ -9,6 +9,7 @@
 #include "coll/algo.h"
 #include "coll/coll.h"
 #include "core/core.h"
+#include "core/mt.h"
 #include "core/node.h"
 #include "core/op.h"
 
@@ -19,8 +20,9 @@ int skiff_allreduce_shm(const void *sendbuf, void *recvbuf, size_t count, size_t
 {
     const struct skiff_transport *t = skiff.shm;
     size_t bytes = count * esize;
+    /* The slots are the node's (as the barrier's counter): not under MPI_THREAD_MULTIPLE (coll/coll.c). */
     if (!t || !t->node_slot || c->size != skiff.size || bytes > t->node_slot_bytes || bytes > SKIFF_SHM_SLOT_MAX ||
-        skiff_job_nodes() != 1)
+        skiff_job_nodes() != 1 || skiff_mt_on)
         return 0;
     unsigned set = slot_set++;
     memcpy(t->node_slot(set, c->rank), sendbuf, bytes);

@@ -7,6 +7,7 @@
 #include "coll/algo.h"
 #include "coll/coll.h"
 #include "core/core.h"
+#include "core/mt.h"
 #include "core/datatype.h"
 #include "core/error.h"
 #include "core/node.h"
@@ -39,11 +40,13 @@ static int barrier_passed(void *token)
 }
 
 /* The whole job on one node: one shared counter beats any message pattern, above all when the
- * ranks outnumber the cores and every message would cost a wake-up. */
+ * ranks outnumber the cores and every message would cost a wake-up. The counter is the node's, not the
+ * communicator's: under MPI_THREAD_MULTIPLE two threads may run barriers on two whole-job communicators
+ * at once, in different orders on different ranks, so there it is not used. */
 int skiff_coll_node_barrier(struct skiff_comm *c)
 {
     const struct skiff_transport *t = skiff.shm;
-    if (!t || !t->barrier_arrive || c->size != skiff.size || c->size == 1 || skiff_job_nodes() != 1)
+    if (!t || !t->barrier_arrive || c->size != skiff.size || c->size == 1 || skiff_job_nodes() != 1 || skiff_mt_on)
         return 0;
     SKIFF_TRACE_HOOK(skiff_trace_sync(c, SKIFF_TRS_BARRIER, 0));
     unsigned sense = t->barrier_arrive();

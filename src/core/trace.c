@@ -120,6 +120,18 @@ void skiff_trace_call_end(int call)
     tr.cur = -1;
 }
 
+long skiff_trace_park(void)
+{
+    long cur = tr.cur;
+    tr.cur = -1;
+    return cur;
+}
+
+void skiff_trace_unpark(long cur)
+{
+    tr.cur = cur;
+}
+
 void skiff_trace_call_bytes(size_t bytes)
 {
     if (tr.cur >= 0)

@@ -10,6 +10,7 @@
 
 static int fail(const char *call, const char *what)
 {
+    SKIFF_MT_GUARD();
     skiff_call = call;
     return skiff_fail_world(skiff_check_ptr(NULL, what));
 }
@@ -41,6 +42,7 @@ int PMPI_Abi_get_info(MPI_Info *info)
         set_size(in, "mpi_offset_size", sizeof(MPI_Offset))) {
         if (in)
             skiff_info_free(in);
+        SKIFF_MT_GUARD();
         skiff_call = "MPI_Abi_get_info";
         return skiff_fail_world(skiff_err(MPI_ERR_NO_MEM, "out of memory for the ABI's info object"));
     }

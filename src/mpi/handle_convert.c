@@ -129,6 +129,7 @@ static int user_objects(const struct kind *k)
 
 static int toint(const struct kind *k, uintptr_t h, const char *call)
 {
+    SKIFF_MT_GUARD();
     if (is_predefined(k, h))
         return (int)h;
     if (h < PREDEFINED_LIMIT || !user_objects(k) || !k->table->live(h))
@@ -145,6 +146,7 @@ static int toint(const struct kind *k, uintptr_t h, const char *call)
 
 static uintptr_t fromint(const struct kind *k, int v)
 {
+    SKIFF_MT_GUARD();
     if (v >= 0 && is_predefined(k, (uintptr_t)v))
         return (uintptr_t)v;
     uintptr_t h = user_objects(k) ? skiff_htab_fromint(k->table, v) : 0;

@@ -54,18 +54,34 @@ int PMPI_Init(int *argc, char ***argv)
 }
 SKIFF_ALIAS(MPI_Init)
 
+/* required must be one of the four levels (MPI-4.1 11.2.1), whose ABI values are not 0..3: a value
+ * between them is a program's mistake, answered (before MPI_Init: fatally) as Open MPI does, not clamped. */
+static int check_level(int required, const int *provided)
+{
+    if (required != MPI_THREAD_SINGLE && required != MPI_THREAD_FUNNELED && required != MPI_THREAD_SERIALIZED &&
+        required != MPI_THREAD_MULTIPLE)
+        return skiff_err(MPI_ERR_ARG, "required is %d, which is not a thread level (MPI_THREAD_SINGLE %d, "
+                         "MPI_THREAD_FUNNELED %d, MPI_THREAD_SERIALIZED %d, MPI_THREAD_MULTIPLE %d)", required,
+                         MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED, MPI_THREAD_MULTIPLE);
+    return skiff_check_ptr(provided, "provided");
+}
+
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     (void)argc;
     (void)argv;
     double t_enter = skiff_now();
     SKIFF_ENTER(MPI_Init_thread);
+    int rc = check_level(required, provided);
+    if (SKIFF_UNLIKELY(rc))
+        return skiff_fail_world(rc);
     return start(required, provided, SKIFF_PC_MPI_Init_thread, t_enter);
 }
 SKIFF_ALIAS(MPI_Init_thread)
 
 int PMPI_Initialized(int *flag)
 {
+    SKIFF_MT_GUARD();
     skiff_call = "MPI_Initialized"; /* unprofiled: may come before MPI_Init, so no SKIFF_ENTER */
     /* Before MPI_Init the handler is MPI_ERRORS_ARE_FATAL. */
     int rc = skiff_fail_world(skiff_check_ptr(flag, "flag"));
@@ -78,6 +94,7 @@ SKIFF_ALIAS(MPI_Initialized)
 
 int PMPI_Finalized(int *flag)
 {
+    SKIFF_MT_GUARD();
     skiff_call = "MPI_Finalized";
     int rc = skiff_fail_world(skiff_check_ptr(flag, "flag"));
     if (rc)

@@ -59,10 +59,15 @@ static void at_exit(void)
 
 static int clamp_level(int level)
 {
-    /* One thread calls MPI at a time: serialized is honest, multiple is not provided. */
-    if (level > MPI_THREAD_SERIALIZED)
-        return MPI_THREAD_SERIALIZED;
-    return level < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE : level;
+    return level < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE : level > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : level;
+}
+
+/* MULTIPLE turns the lock on (core/mt.h) while the caller is still the only thread inside MPI. */
+static void set_level(int level)
+{
+    skiff.thread_level = level;
+    if (level == MPI_THREAD_MULTIPLE && !skiff_mt_on)
+        skiff_mt_enable();
 }
 
 /* Every process runs this first after the bootstrap, so every process claims the same id for it. */
@@ -89,7 +94,7 @@ static int start(int thread_level)
         fprintf(stderr, "skiff: %s failed; see the message above\n", skiff_call);
         skiff_abort_job(1, "MPI initialization failed");
     }
-    skiff.thread_level = clamp_level(thread_level);
+    set_level(clamp_level(thread_level));
     skiff_info_init_env(skiff.thread_level, skiff.size);
     atexit(at_exit);
     state = RUNNING;
@@ -113,7 +118,7 @@ int skiff_users_enter(int thread_level)
         /* fall through */
     case RUNNING:
         if (clamp_level(thread_level) > skiff.thread_level)
-            skiff.thread_level = clamp_level(thread_level);
+            set_level(clamp_level(thread_level));
         break;
     }
     if (!rc)

@@ -15,6 +15,7 @@
 #include "core/error.h"
 #include "core/group.h"
 #include "core/info.h"
+#include "core/mt.h"
 #include "mpi/profile.h"
 #include "util/arch.h"
 
@@ -24,15 +25,18 @@
 
 #define SKIFF_TAG_UB INT_MAX
 
-/* The first statement of every entry point: names the call for error messages and opens its profiler
+/* The first statement of every entry point: takes the MPI_THREAD_MULTIPLE lock if that level was granted
+ * (core/mt.h; declared first, so released last), names the call for error messages and opens its profiler
  * span (mpi/profile.h), which records the call when it returns. name is the bare MPI_X. */
 #define SKIFF_ENTER(name)                                                                                \
+    SKIFF_MT_GUARD();                                                                                    \
     skiff_call = #name;                                                                                  \
     SKIFF_PROF_SPAN(name)
 
 /* SKIFF_ENTER for a body shared by MPI_X and its large-count twin MPI_X_c: large (0 or 1) says which
  * call this is, for the messages and the profiler. */
 #define SKIFF_ENTER_TWIN(name, large)                                                                    \
+    SKIFF_MT_GUARD();                                                                                    \
     skiff_call = (large) ? #name "_c" : #name;                                                           \
     __attribute__((cleanup(skiff_prof_leave), unused)) const struct skiff_prof_span skiff_span_ = {      \
         (large) ? SKIFF_PC_##name##_c : SKIFF_PC_##name,                                                 \

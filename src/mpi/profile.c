@@ -9,6 +9,7 @@
 #include "core/comm.h"
 #include "core/core.h"
 #include "core/datatype.h"
+#include "core/mt.h"
 #include "core/trace.h"
 #include "mpi/profile.h"
 #include "mpi/profile_table.h"
@@ -99,8 +100,23 @@ size_t skiff_prof_vbytes_c(const MPI_Count counts[], MPI_Datatype dt, MPI_Comm c
     return sum;
 }
 
+/* MPI_THREAD_MULTIPLE: while a thread waits without the lock, other threads' calls are outermost calls
+ * of their own, so its open call is set aside (core/mt.h). Its time still counts the whole wait. */
+static void park(struct skiff_mt_parked *p, int parking)
+{
+    if (parking) {
+        p->prof_depth = depth;
+        p->prof_start = call_start;
+        depth = 0;
+    } else {
+        depth = p->prof_depth;
+        call_start = p->prof_start;
+    }
+}
+
 void skiff_prof_init(enum skiff_prof_call id, double t_enter)
 {
+    skiff_mt_park_hook = park;
     int tracing = skiff_cfg.trace && skiff_trace_init() == 0;
     if (!skiff_cfg.profile && !tracing)
         return;

@@ -97,7 +97,7 @@ static int requested_level(const struct skiff_info *in, int *level)
     const char *v = in ? skiff_info_lookup(in, "thread_level") : NULL;
     if (in && !v)
         v = skiff_info_lookup(in, "mpi_thread_support_level");
-    *level = MPI_THREAD_SERIALIZED; /* the most skiff provides, as MPICH gives its most by default */
+    *level = MPI_THREAD_MULTIPLE; /* the most skiff provides, as MPICH gives its most by default */
     if (!v)
         return MPI_SUCCESS;
     for (int i = 0; i < 4; i++)

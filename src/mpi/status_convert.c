@@ -17,6 +17,7 @@ static int check(const void *from, const char *from_name, const void *to, const 
 
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
 {
+    SKIFF_MT_GUARD();
     skiff_call = "MPI_Status_c2f";
     int rc = check(c_status, "c_status", f_status, "f_status");
     if (rc)
@@ -32,6 +33,7 @@ SKIFF_ALIAS(MPI_Status_c2f)
 
 int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
 {
+    SKIFF_MT_GUARD();
     skiff_call = "MPI_Status_f2c";
     int rc = check(f_status, "f_status", c_status, "c_status");
     if (rc)
@@ -55,6 +57,7 @@ _Static_assert(sizeof(MPI_F08_status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint) &&
 
 int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status)
 {
+    SKIFF_MT_GUARD();
     skiff_call = "MPI_Status_c2f08";
     int rc = check(c_status, "c_status", f08_status, "f08_status");
     if (rc)
@@ -70,6 +73,7 @@ SKIFF_ALIAS(MPI_Status_c2f08)
 
 int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status)
 {
+    SKIFF_MT_GUARD();
     skiff_call = "MPI_Status_f082c";
     int rc = check(f08_status, "f08_status", c_status, "c_status");
     if (rc)
@@ -85,6 +89,7 @@ SKIFF_ALIAS(MPI_Status_f082c)
 
 int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status)
 {
+    SKIFF_MT_GUARD();
     skiff_call = "MPI_Status_f2f08";
     int rc = check(f_status, "f_status", f08_status, "f08_status");
     if (!rc)
@@ -95,6 +100,7 @@ SKIFF_ALIAS(MPI_Status_f2f08)
 
 int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status)
 {
+    SKIFF_MT_GUARD();
     skiff_call = "MPI_Status_f082f";
     int rc = check(f08_status, "f08_status", f_status, "f_status");
     if (!rc)

@@ -115,9 +115,13 @@ void skiff_t_copy_out(char *dst, int *len, const char *src)
 
 int PMPI_T_init_thread(int required, int *provided)
 {
-    if (!provided)
+    SKIFF_MT_GUARD();
+    if (!provided || (required != MPI_THREAD_SINGLE && required != MPI_THREAD_FUNNELED &&
+                      required != MPI_THREAD_SERIALIZED && required != MPI_THREAD_MULTIPLE))
         return MPI_T_ERR_INVALID;
-    *provided = required > MPI_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED : required;
+    *provided = required;
+    if (*provided == MPI_THREAD_MULTIPLE && !skiff_mt_on)
+        skiff_mt_enable(); /* the tools' calls may then run beside any other call */
     t_inits++;
     return MPI_SUCCESS;
 }
@@ -130,6 +134,7 @@ static void release_handle(void *h)
 
 int PMPI_T_finalize(void)
 {
+    SKIFF_MT_GUARD();
     if (t_inits <= 0)
         return MPI_T_ERR_NOT_INITIALIZED;
     if (--t_inits == 0) {
@@ -142,6 +147,7 @@ SKIFF_ALIAS(MPI_T_finalize)
 
 int PMPI_T_cvar_get_num(int *num_cvar)
 {
+    SKIFF_MT_GUARD();
     if (t_inits <= 0)
         return MPI_T_ERR_NOT_INITIALIZED;
     if (!num_cvar)
@@ -154,6 +160,7 @@ SKIFF_ALIAS(MPI_T_cvar_get_num)
 int PMPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype,
                          MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope)
 {
+    SKIFF_MT_GUARD();
     int rc = check_index(cvar_index);
     if (rc)
         return rc;
@@ -183,6 +190,7 @@ SKIFF_ALIAS(MPI_T_cvar_get_info)
 
 int PMPI_T_cvar_get_index(const char *name, int *cvar_index)
 {
+    SKIFF_MT_GUARD();
     if (t_inits <= 0)
         return MPI_T_ERR_NOT_INITIALIZED;
     if (!name || !cvar_index)
@@ -201,6 +209,7 @@ SKIFF_ALIAS(MPI_T_cvar_get_index)
 
 int PMPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count)
 {
+    SKIFF_MT_GUARD();
     (void)obj_handle;
     int rc = check_index(cvar_index);
     if (rc)
@@ -219,6 +228,7 @@ SKIFF_ALIAS(MPI_T_cvar_handle_alloc)
 
 int PMPI_T_cvar_handle_free(MPI_T_cvar_handle *handle)
 {
+    SKIFF_MT_GUARD();
     if (t_inits <= 0)
         return MPI_T_ERR_NOT_INITIALIZED;
     if (!handle)
@@ -234,6 +244,7 @@ SKIFF_ALIAS(MPI_T_cvar_handle_free)
 /* The value in force: the environment's, else the default. */
 int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
 {
+    SKIFF_MT_GUARD();
     int rc = check_handle(handle, buf);
     if (rc)
         return rc;
@@ -253,6 +264,7 @@ SKIFF_ALIAS(MPI_T_cvar_read)
 
 int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
 {
+    SKIFF_MT_GUARD();
     int rc = check_handle(handle, buf);
     return rc ? rc : MPI_T_ERR_CVAR_SET_NEVER; /* settings come from the environment, before MPI_Init */
 }

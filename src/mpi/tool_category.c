@@ -58,6 +58,7 @@ static int members(int cat, int kind, int len, int indices[])
 
 int PMPI_T_category_get_num(int *num_cat)
 {
+    SKIFF_MT_GUARD();
     if (!skiff_t_active())
         return MPI_T_ERR_NOT_INITIALIZED;
     if (!num_cat)
@@ -70,6 +71,7 @@ SKIFF_ALIAS(MPI_T_category_get_num)
 int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars,
                              int *num_pvars, int *num_categories)
 {
+    SKIFF_MT_GUARD();
     int rc = check_cat(cat_index);
     if (rc)
         return rc;
@@ -87,6 +89,7 @@ SKIFF_ALIAS(MPI_T_category_get_info)
 
 int PMPI_T_category_get_index(const char *name, int *cat_index)
 {
+    SKIFF_MT_GUARD();
     if (!skiff_t_active())
         return MPI_T_ERR_NOT_INITIALIZED;
     if (!name || !cat_index)
@@ -103,12 +106,14 @@ SKIFF_ALIAS(MPI_T_category_get_index)
 
 int PMPI_T_category_get_cvars(int cat_index, int len, int indices[])
 {
+    SKIFF_MT_GUARD();
     return members(cat_index, CVARS, len, indices);
 }
 SKIFF_ALIAS(MPI_T_category_get_cvars)
 
 int PMPI_T_category_get_pvars(int cat_index, int len, int indices[])
 {
+    SKIFF_MT_GUARD();
     return members(cat_index, PVARS, len, indices);
 }
 SKIFF_ALIAS(MPI_T_category_get_pvars)
@@ -116,6 +121,7 @@ SKIFF_ALIAS(MPI_T_category_get_pvars)
 /* The categories are flat: none contains another. */
 int PMPI_T_category_get_categories(int cat_index, int len, int indices[])
 {
+    SKIFF_MT_GUARD();
     int rc = check_cat(cat_index);
     if (rc)
         return rc;
@@ -125,6 +131,7 @@ SKIFF_ALIAS(MPI_T_category_get_categories)
 
 int PMPI_T_category_changed(int *update_number)
 {
+    SKIFF_MT_GUARD();
     if (!skiff_t_active())
         return MPI_T_ERR_NOT_INITIALIZED;
     if (!update_number)
@@ -136,6 +143,7 @@ SKIFF_ALIAS(MPI_T_category_changed)
 
 int PMPI_T_category_get_num_events(int cat_index, int *num_events)
 {
+    SKIFF_MT_GUARD();
     int rc = check_cat(cat_index);
     if (rc)
         return rc;
@@ -148,6 +156,7 @@ SKIFF_ALIAS(MPI_T_category_get_num_events)
 
 int PMPI_T_category_get_events(int cat_index, int len, int indices[])
 {
+    SKIFF_MT_GUARD();
     int rc = check_cat(cat_index);
     if (rc)
         return rc;
@@ -187,6 +196,7 @@ static int live_enum(MPI_T_enum e)
 
 int PMPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len)
 {
+    SKIFF_MT_GUARD();
     if (!skiff_t_active())
         return MPI_T_ERR_NOT_INITIALIZED;
     if (!live_enum(enumtype))
@@ -200,6 +210,7 @@ SKIFF_ALIAS(MPI_T_enum_get_info)
 
 int PMPI_T_enum_get_item(MPI_T_enum enumtype, int indx, int *value, char *name, int *name_len)
 {
+    SKIFF_MT_GUARD();
     if (!skiff_t_active())
         return MPI_T_ERR_NOT_INITIALIZED;
     if (!live_enum(enumtype))

@@ -32,6 +32,7 @@ static int no_event(void)
 
 int PMPI_T_source_get_num(int *num_sources)
 {
+    SKIFF_MT_GUARD();
     if (!skiff_t_active())
         return MPI_T_ERR_NOT_INITIALIZED;
     if (!num_sources)
@@ -45,6 +46,7 @@ int PMPI_T_source_get_info(int source_index, char *name, int *name_len, char *de
                            MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks,
                            MPI_Info *info)
 {
+    SKIFF_MT_GUARD();
     int rc = check_source(source_index);
     if (rc)
         return rc;
@@ -64,6 +66,7 @@ SKIFF_ALIAS(MPI_T_source_get_info)
 
 int PMPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp)
 {
+    SKIFF_MT_GUARD();
     int rc = check_source(source_index);
     if (rc)
         return rc;
@@ -78,6 +81,7 @@ SKIFF_ALIAS(MPI_T_source_get_timestamp)
 
 int PMPI_T_event_get_num(int *num_events)
 {
+    SKIFF_MT_GUARD();
     if (!skiff_t_active())
         return MPI_T_ERR_NOT_INITIALIZED;
     if (!num_events)
@@ -91,6 +95,7 @@ int PMPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbo
                           MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[], int *num_elements,
                           MPI_T_enum *enumtype, MPI_Info *info, char *desc, int *desc_len, int *bind)
 {
+    SKIFF_MT_GUARD();
     (void)event_index, (void)name, (void)name_len, (void)verbosity, (void)array_of_datatypes;
     (void)array_of_displacements, (void)num_elements, (void)enumtype, (void)info, (void)desc, (void)desc_len;
     (void)bind;
@@ -100,6 +105,7 @@ SKIFF_ALIAS(MPI_T_event_get_info)
 
 int PMPI_T_event_get_index(const char *name, int *event_index)
 {
+    SKIFF_MT_GUARD();
     if (!skiff_t_active())
         return MPI_T_ERR_NOT_INITIALIZED;
     return name && event_index ? MPI_T_ERR_INVALID_NAME : MPI_T_ERR_INVALID;
@@ -109,6 +115,7 @@ SKIFF_ALIAS(MPI_T_event_get_index)
 int PMPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
                               MPI_T_event_registration *event_registration)
 {
+    SKIFF_MT_GUARD();
     (void)event_index, (void)obj_handle, (void)info, (void)event_registration;
     return no_event();
 }
@@ -116,6 +123,7 @@ SKIFF_ALIAS(MPI_T_event_handle_alloc)
 
 int PMPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info)
 {
+    SKIFF_MT_GUARD();
     (void)event_registration, (void)info;
     return no_handle();
 }
@@ -123,6 +131,7 @@ SKIFF_ALIAS(MPI_T_event_handle_set_info)
 
 int PMPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI_Info *info_used)
 {
+    SKIFF_MT_GUARD();
     (void)event_registration, (void)info_used;
     return no_handle();
 }
@@ -131,6 +140,7 @@ SKIFF_ALIAS(MPI_T_event_handle_get_info)
 int PMPI_T_event_register_callback(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
                                    MPI_Info info, void *user_data, MPI_T_event_cb_function event_cb_function)
 {
+    SKIFF_MT_GUARD();
     (void)event_registration, (void)cb_safety, (void)info, (void)user_data, (void)event_cb_function;
     return no_handle();
 }
@@ -139,6 +149,7 @@ SKIFF_ALIAS(MPI_T_event_register_callback)
 int PMPI_T_event_callback_set_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
                                    MPI_Info info)
 {
+    SKIFF_MT_GUARD();
     (void)event_registration, (void)cb_safety, (void)info;
     return no_handle();
 }
@@ -147,6 +158,7 @@ SKIFF_ALIAS(MPI_T_event_callback_set_info)
 int PMPI_T_event_callback_get_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
                                    MPI_Info *info_used)
 {
+    SKIFF_MT_GUARD();
     (void)event_registration, (void)cb_safety, (void)info_used;
     return no_handle();
 }
@@ -155,6 +167,7 @@ SKIFF_ALIAS(MPI_T_event_callback_get_info)
 int PMPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data,
                              MPI_T_event_free_cb_function free_cb_function)
 {
+    SKIFF_MT_GUARD();
     (void)event_registration, (void)user_data, (void)free_cb_function;
     return no_handle();
 }
@@ -163,6 +176,7 @@ SKIFF_ALIAS(MPI_T_event_handle_free)
 int PMPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration,
                                      MPI_T_event_dropped_cb_function dropped_cb_function)
 {
+    SKIFF_MT_GUARD();
     (void)event_registration, (void)dropped_cb_function;
     return no_handle();
 }
@@ -170,6 +184,7 @@ SKIFF_ALIAS(MPI_T_event_set_dropped_handler)
 
 int PMPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer)
 {
+    SKIFF_MT_GUARD();
     (void)event_instance, (void)element_index, (void)buffer;
     return no_handle();
 }
@@ -177,6 +192,7 @@ SKIFF_ALIAS(MPI_T_event_read)
 
 int PMPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer)
 {
+    SKIFF_MT_GUARD();
     (void)event_instance, (void)buffer;
     return no_handle();
 }
@@ -184,6 +200,7 @@ SKIFF_ALIAS(MPI_T_event_copy)
 
 int PMPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp)
 {
+    SKIFF_MT_GUARD();
     (void)event_instance, (void)event_timestamp;
     return no_handle();
 }
@@ -191,6 +208,7 @@ SKIFF_ALIAS(MPI_T_event_get_timestamp)
 
 int PMPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index)
 {
+    SKIFF_MT_GUARD();
     (void)event_instance, (void)source_index;
     return no_handle();
 }

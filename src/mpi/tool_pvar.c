@@ -188,6 +188,7 @@ void skiff_t_pvar_release_all(void)
 
 int PMPI_T_pvar_get_num(int *num_pvar)
 {
+    SKIFF_MT_GUARD();
     if (!skiff_t_active())
         return MPI_T_ERR_NOT_INITIALIZED;
     if (!num_pvar)
@@ -201,6 +202,7 @@ int PMPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosi
                          MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind,
                          int *readonly, int *continuous, int *atomic)
 {
+    SKIFF_MT_GUARD();
     if (!skiff_t_active())
         return MPI_T_ERR_NOT_INITIALIZED;
     if (pvar_index < 0 || pvar_index >= NPVARS)
@@ -230,6 +232,7 @@ SKIFF_ALIAS(MPI_T_pvar_get_info)
 
 int PMPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index)
 {
+    SKIFF_MT_GUARD();
     if (!skiff_t_active())
         return MPI_T_ERR_NOT_INITIALIZED;
     if (!name || !pvar_index)
@@ -246,6 +249,7 @@ SKIFF_ALIAS(MPI_T_pvar_get_index)
 
 int PMPI_T_pvar_session_create(MPI_T_pvar_session *session)
 {
+    SKIFF_MT_GUARD();
     if (!skiff_t_active())
         return MPI_T_ERR_NOT_INITIALIZED;
     if (!session)
@@ -261,6 +265,7 @@ SKIFF_ALIAS(MPI_T_pvar_session_create)
 
 int PMPI_T_pvar_session_free(MPI_T_pvar_session *session)
 {
+    SKIFF_MT_GUARD();
     if (!skiff_t_active())
         return MPI_T_ERR_NOT_INITIALIZED;
     if (!session)
@@ -279,6 +284,7 @@ SKIFF_ALIAS(MPI_T_pvar_session_free)
 int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle,
                              MPI_T_pvar_handle *handle, int *count)
 {
+    SKIFF_MT_GUARD();
     (void)obj_handle; /* every variable is bound to no object */
     if (!skiff_t_active())
         return MPI_T_ERR_NOT_INITIALIZED;
@@ -319,6 +325,7 @@ static int check_any(MPI_T_pvar_session session, MPI_T_pvar_handle h)
 
 int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle)
 {
+    SKIFF_MT_GUARD();
     if (!handle)
         return skiff_t_active() ? MPI_T_ERR_INVALID : MPI_T_ERR_NOT_INITIALIZED;
     int rc = check_one(session, *handle);
@@ -410,18 +417,21 @@ static int reset_one(struct MPI_T_pvar_handle_t *h, int all)
 
 int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
+    SKIFF_MT_GUARD();
     return apply(session, handle, start_one);
 }
 SKIFF_ALIAS(MPI_T_pvar_start)
 
 int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
+    SKIFF_MT_GUARD();
     return apply(session, handle, stop_one);
 }
 SKIFF_ALIAS(MPI_T_pvar_stop)
 
 int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle)
 {
+    SKIFF_MT_GUARD();
     return apply(session, handle, reset_one);
 }
 SKIFF_ALIAS(MPI_T_pvar_reset)
@@ -437,6 +447,7 @@ static void store(const struct MPI_T_pvar_handle_t *h, void *buf)
 
 int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
 {
+    SKIFF_MT_GUARD();
     int rc = check_one(session, handle);
     if (rc)
         return rc;
@@ -449,6 +460,7 @@ SKIFF_ALIAS(MPI_T_pvar_read)
 
 int PMPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf)
 {
+    SKIFF_MT_GUARD();
     int rc = check_one(session, handle);
     if (rc)
         return rc;
@@ -464,6 +476,7 @@ SKIFF_ALIAS(MPI_T_pvar_readreset)
 
 int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf)
 {
+    SKIFF_MT_GUARD();
     int rc = check_one(session, handle);
     if (rc)
         return rc;

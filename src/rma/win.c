@@ -26,6 +26,7 @@
 #include "core/node.h"
 #include "core/objpool.h"
 #include "core/op.h"
+#include "core/mt.h"
 #include "core/progress.h"
 #include "core/pt2pt.h"
 #include "core/request.h"
@@ -155,7 +156,7 @@ static void word_lock(struct skiff_win *w, int t, int type)
             continue;
         }
         skiff_progress();
-        sched_yield();
+        skiff_mt_yield(); /* other threads of this process run meanwhile (MPI_THREAD_MULTIPLE) */
     }
 }
 

@@ -1,0 +1,61 @@
+/* MPI_THREAD_MULTIPLE: one process-wide lock around every MPI call, taken only once MULTIPLE was granted.
+ *
+ * skiff_mt_on is set when MPI_Init_thread, MPI_Session_init or MPI_T_init_thread grants MULTIPLE, before
+ * any other thread may call MPI, and never cleared. Each entry point tests it once (SKIFF_MT_GUARD, inside
+ * SKIFF_ENTER): at SINGLE, FUNNELED and SERIALIZED that is one predictable branch and a local that is 0 at
+ * the return. The lock is recursive (an entry point called from a callback inside MPI takes it again).
+ *
+ * A thread that waits inside MPI (core/progress.c) lets go of the lock entirely whenever a pass of the
+ * progress engine found nothing, so other threads progress and complete its requests, and takes it back
+ * before it looks at its own again. Everything the library keeps about "the call under way" in globals (the
+ * call's name for messages, the profiler's and tracer's open call) is parked on the waiter's stack
+ * meanwhile and put back after. */
+#ifndef SKIFF_MT_H
+#define SKIFF_MT_H
+
+#include "util/arch.h"
+
+extern int skiff_mt_on;
+
+/* Turns the lock on for good (the caller is the only thread inside MPI). */
+void skiff_mt_enable(void);
+
+/* Takes the lock (again, if this thread holds it); returns 1. */
+int skiff_mt_enter(void);
+void skiff_mt_exit(void);
+
+static inline void skiff_mt_leave(const int *held)
+{
+    if (SKIFF_UNLIKELY(*held))
+        skiff_mt_exit();
+}
+
+/* The first statement of an entry point that does not use SKIFF_ENTER: holds the lock to its return. */
+#define SKIFF_MT_GUARD()                                                                                 \
+    __attribute__((cleanup(skiff_mt_leave), unused)) const int skiff_mt_held_ =                          \
+        SKIFF_UNLIKELY(skiff_mt_on) ? skiff_mt_enter() : 0
+
+/* The per-call globals and the lock's nesting, parked while a waiting thread does not hold the lock. */
+struct skiff_mt_parked {
+    unsigned depth;
+    const char *call;
+    long trace_cur;
+    int prof_depth;
+    double prof_start;
+};
+
+/* The upper layer's per-call state (the profiler, mpi/profile.c), which the core cannot name. */
+extern void (*skiff_mt_park_hook)(struct skiff_mt_parked *p, int park);
+
+/* Whether this thread holds the lock (false at SINGLE..SERIALIZED). */
+int skiff_mt_held(void);
+/* Another thread is blocked on the lock. */
+int skiff_mt_contended(void);
+/* Lets go of the lock (every nesting level) and of the per-call globals; and takes them back. */
+void skiff_mt_release(struct skiff_mt_parked *p);
+void skiff_mt_reacquire(struct skiff_mt_parked *p);
+/* For a loop that waits on something only another process or thread changes: if this thread holds
+ * the lock, release it, yield the CPU, take it back; else just yield. */
+void skiff_mt_yield(void);
+
+#endif

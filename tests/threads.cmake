@@ -3,7 +3,7 @@
 # (SKIFF_NODE_SIZE=1: node-aware collectives and their lazily made sub-communicators). Every test is
 # labelled "threads"; scripts/test.sh runs them (with the unit tests) in the ThreadSanitizer build.
 # The program also passes with MPICH 4 and Open MPI 4.1 (both grant MULTIPLE).
-foreach(mode pairs comms anysrc mprobe waitany coll objects rma soak)
+foreach(mode pairs comms anysrc mprobe waitany coll objects rma tools soak)
   skiff_mpi_test(threads_${mode} threads.c "2;3" ARGS ${mode} TIMEOUT 90)
   foreach(np 2 3)
     set_property(TEST threads_${mode}_np${np} threads_${mode}_tcp_np${np} APPEND PROPERTY LABELS threads)
@@ -11,6 +11,11 @@ foreach(mode pairs comms anysrc mprobe waitany coll objects rma soak)
 endforeach()
 skiff_mpi_test(threads_coll_nodes threads.c "3" ARGS coll ENV SKIFF_NODE_SIZE=1 TIMEOUT 90)
 set_property(TEST threads_coll_nodes_np3 threads_coll_nodes_tcp_np3 APPEND PROPERTY LABELS threads)
+# The soak under the profiler and the tracer (their files go to the build tree).
+skiff_mpi_test(threads_profiled threads.c "2" ARGS soak TIMEOUT 90
+  ENV SKIFF_PROFILE=1 SKIFF_PROFILE_FILE=${CMAKE_CURRENT_BINARY_DIR}/threads-profile.txt SKIFF_TRACE=1
+      SKIFF_TRACE_FILE=${CMAKE_CURRENT_BINARY_DIR}/threads-trace)
+set_property(TEST threads_profiled_np2 threads_profiled_tcp_np2 APPEND PROPERTY LABELS threads)
 # Thread-level misuse that costs nothing to see: a required level that is none of the four, provided NULL.
 skiff_mpi_fatal_test(init_thread_bad_level init_thread_bad.c "1;2" "required is 4097, which is not a thread level" ARGS level)
 skiff_mpi_fatal_test(init_thread_bad_provided init_thread_bad.c "1" "provided is NULL" ARGS provided)

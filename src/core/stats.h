@@ -1,7 +1,7 @@
 /* Counters the tools interface (MPI_T performance variables) reads. Each is bumped only where the
  * library already does slow work (a rendezvous, a deferred send, an unexpected message), or once per
- * arriving message in the receive handler, never on the eager send path. skiff enters the library from
- * one thread at a time (MPI_THREAD_SERIALIZED at most), so plain counters are exact. */
+ * arriving message in the receive handler, never on the eager send path. One thread at a time is inside
+ * the library (under MPI_THREAD_MULTIPLE: holding its lock, core/mt.h), so plain counters are exact. */
 #ifndef SKIFF_STATS_H
 #define SKIFF_STATS_H
 

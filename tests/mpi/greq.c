@@ -4,8 +4,8 @@
  * waits, beside a ring of real messages so that the wait also has transport work.
  *
  * The second thread calls MPI_Grequest_complete while the main thread is inside MPI: with MPICH and
- * Open MPI that needs MPI_THREAD_MULTIPLE; skiff (which provides up to MPI_THREAD_SERIALIZED) makes
- * MPI_Grequest_complete safe from another thread, as its docs say. Where neither holds, the test completes
+ * Open MPI that needs MPI_THREAD_MULTIPLE; skiff makes MPI_Grequest_complete safe from another thread at
+ * MPI_THREAD_SERIALIZED too, as its docs say (and grants MULTIPLE here). Where neither holds, the test completes
  * the request from the main thread instead. Passes under MPICH 4.0 and Open MPI 4.1. */
 #include "testutil.h"
 

@@ -2,7 +2,7 @@
  *
  *   Initialized/Finalized before Init, between, and after Finalize;
  *   Init_thread: provided is a valid level, provided <= required, Query_thread agrees
- *     (skiff provides at most MPI_THREAD_SERIALIZED; MPICH provides MULTIPLE: both pass);
+ *     (skiff, MPICH and Open MPI all provide MULTIPLE);
  *   Comm_size/Comm_rank on WORLD and SELF; Get_version matches the header macros;
  *   Get_library_version and Get_processor_name: non-empty, length = strlen, within limits;
  *   Wtime never goes backwards and tracks a sleep; 0 < Wtick < 1 s;

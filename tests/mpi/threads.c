@@ -12,7 +12,10 @@
  *   coll       each thread dups and splits its own communicator, runs collectives on it and frees it;
  *   objects    datatype, info, group, keyval and attribute create/free storms;
  *   rma        each thread locks, puts, accumulates and gets on a window of its own;
- *   soak       a mix of all of the above for a fixed number of rounds.
+ *   tools      MPI_T variable queries and pvar sessions from every thread while messages flow (MPI_T is
+ *              initialized once, by the main thread: MPICH 4.0 crashes on MPI_T_init_thread from threads);
+ *   soak       a mix of all of the above for a fixed number of rounds (also run under skiff's profiler
+ *              and tracer, whose per-call state a waiting thread sets aside).
  *
  * Every wait is for a message or a collective, never for time. Validated with MPICH 4 and Open MPI 4.1
  * (both grant MULTIPLE), and with skiff over shared memory and tcp. */
@@ -355,6 +358,30 @@ static void rma_check(void)
     }
 }
 
+/* ---------------------------------------------------------------- tools interface */
+
+static void mode_tools(int t)
+{
+    for (int i = 0; i < rounds / 4 + 1; i++) {
+        int npvar = -1, ncvar = -1;
+        CHECK_EQ(MPI_SUCCESS, MPI_T_pvar_get_num(&npvar));
+        CHECK_EQ(MPI_SUCCESS, MPI_T_cvar_get_num(&ncvar));
+        CHECK(npvar >= 0 && ncvar >= 0);
+        if (ncvar > 0) {
+            char name[256], desc[1024];
+            int nlen = (int)sizeof name, dlen = (int)sizeof desc, verb, bind, scope;
+            MPI_Datatype dt;
+            MPI_T_enum en;
+            CHECK_EQ(MPI_SUCCESS, MPI_T_cvar_get_info(i % ncvar, name, &nlen, &verb, &dt, &en, desc, &dlen, &bind,
+                                                      &scope));
+        }
+        MPI_T_pvar_session ses;
+        CHECK_EQ(MPI_SUCCESS, MPI_T_pvar_session_create(&ses));
+        exchange(MPI_COMM_WORLD, t, TAG_BASE + t, 2);
+        CHECK_EQ(MPI_SUCCESS, MPI_T_pvar_session_free(&ses));
+    }
+}
+
 /* ---------------------------------------------------------------- soak */
 
 static void mode_soak(int t)
@@ -414,7 +441,8 @@ int main(int argc, char **argv)
         mode_fn *fn;
     } modes[] = {{"pairs", mode_pairs},     {"comms", mode_comms}, {"anysrc", mode_anysrc},
                  {"mprobe", mode_mprobe},   {"waitany", mode_waitany}, {"coll", mode_coll},
-                 {"objects", mode_objects}, {"rma", mode_rma},     {"soak", mode_soak}};
+                 {"objects", mode_objects}, {"rma", mode_rma},     {"tools", mode_tools},
+                 {"soak", mode_soak}};
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
         if (strcmp(name, modes[i].name) == 0)
             mode = modes[i].fn;
@@ -426,6 +454,11 @@ int main(int argc, char **argv)
     pthread_barrier_init(&drained, NULL, NT);
     if (mode == mode_rma)
         rma_setup();
+    if (mode == mode_tools) {
+        int tprov = -1;
+        CHECK_EQ(MPI_SUCCESS, MPI_T_init_thread(MPI_THREAD_MULTIPLE, &tprov));
+        CHECK_EQ(MPI_THREAD_MULTIPLE, tprov);
+    }
 
     pthread_t th[NT];
     for (int t = 0; t < NT; t++)
@@ -437,6 +470,8 @@ int main(int argc, char **argv)
         check_anysrc_counts();
     if (mode == mode_rma)
         rma_check();
+    if (mode == mode_tools)
+        CHECK_EQ(MPI_SUCCESS, MPI_T_finalize());
     for (int t = 0; t < NT; t++)
         CHECK_MPI(MPI_Comm_free(&tcomm[t]));
     pthread_barrier_destroy(&posted);

@@ -3,7 +3,8 @@
  * skiff_mt_on is set when MPI_Init_thread, MPI_Session_init or MPI_T_init_thread grants MULTIPLE, before
  * any other thread may call MPI, and never cleared. Each entry point tests it once (SKIFF_MT_GUARD, inside
  * SKIFF_ENTER): at SINGLE, FUNNELED and SERIALIZED that is one predictable branch and a local that is 0 at
- * the return. The lock is recursive (an entry point called from a callback inside MPI takes it again).
+ * the return. The lock is recursive (an entry point called from a callback inside MPI takes it again): each thread
+ * counts its own nesting.
  *
  * A thread that waits inside MPI (core/progress.c) lets go of the lock entirely whenever a pass of the
  * progress engine found nothing, so other threads progress and complete its requests, and takes it back
@@ -13,6 +14,8 @@
 #ifndef SKIFF_MT_H
 #define SKIFF_MT_H
 
+#include <stdatomic.h>
+
 #include "util/arch.h"
 
 extern int skiff_mt_on;
@@ -20,9 +23,31 @@ extern int skiff_mt_on;
 /* Turns the lock on for good (the caller is the only thread inside MPI). */
 void skiff_mt_enable(void);
 
-/* Takes the lock (again, if this thread holds it); returns 1. */
-int skiff_mt_enter(void);
-void skiff_mt_exit(void);
+/* The lock word (0 free, 1 held, 2 held and maybe waited for) and this thread's nesting (core/mt.c). */
+extern atomic_int skiff_mt_word;
+extern __thread unsigned skiff_mt_depth __attribute__((tls_model("initial-exec")));
+void skiff_mt_take_slow(int seen);
+void skiff_mt_give_slow(void);
+
+/* Takes the lock (again, if this thread holds it); returns 1. Inline: uncontended, one thread-local
+ * increment and one compare-and-swap. */
+static inline int skiff_mt_enter(void)
+{
+    if (skiff_mt_depth++ == 0) {
+        int c = 0;
+        if (SKIFF_UNLIKELY(!atomic_compare_exchange_strong_explicit(&skiff_mt_word, &c, 1, memory_order_acquire,
+                                                                    memory_order_relaxed)))
+            skiff_mt_take_slow(c);
+    }
+    return 1;
+}
+
+static inline void skiff_mt_exit(void)
+{
+    if (--skiff_mt_depth == 0 &&
+        SKIFF_UNLIKELY(atomic_fetch_sub_explicit(&skiff_mt_word, 1, memory_order_release) != 1))
+        skiff_mt_give_slow();
+}
 
 static inline void skiff_mt_leave(const int *held)
 {
@@ -49,7 +74,7 @@ extern void (*skiff_mt_park_hook)(struct skiff_mt_parked *p, int park);
 
 /* Whether this thread holds the lock (false at SINGLE..SERIALIZED). */
 int skiff_mt_held(void);
-/* Another thread is blocked on the lock. */
+/* Another thread may be blocked on the lock. */
 int skiff_mt_contended(void);
 /* Lets go of the lock (every nesting level) and of the per-call globals; and takes them back. */
 void skiff_mt_release(struct skiff_mt_parked *p);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/progress.h"
 #include "core/trace.h"
 
 int skiff_mt_on;
@@ -43,7 +44,9 @@ void skiff_mt_take_slow(int seen)
 {
     int c = seen;
     if (c != 2)
-        c = atomic_exchange_explicit(&skiff_mt_word, 2, memory_order_acquire);
+        c = atomic_exchange_explicit(&skiff_mt_word, 2, memory_order_seq_cst);
+    if (c != 0)
+        skiff_progress_wake_holder(); /* the holder may sleep on the doorbell (core/progress.c) */
     while (c != 0) {
         syscall(SYS_futex, &skiff_mt_word, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
         c = atomic_exchange_explicit(&skiff_mt_word, 2, memory_order_acquire);

@@ -1,6 +1,7 @@
 #include "core/progress.h"
 
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -156,11 +157,22 @@ static int spin_contended(void)
     return now < until;
 }
 
-/* A sleeping thread would have to be woken by whichever thread completes its request; until the
- * transports' sleep learns that, a thread of MPI_THREAD_MULTIPLE naps without the lock instead, a little
- * longer each time up to MT_NAP_MAX, and polls again: an idle thread costs ~1000 short passes a second. */
+/* MPI_THREAD_MULTIPLE (core/mt.h). A waiter holding the lock hands it over at every step while another
+ * thread is blocked on it, and otherwise waits exactly as a single thread does (spin, yield, sleep), so
+ * a program that asked for MULTIPLE and calls from one thread waits like one that did not.
+ *
+ * Sleeping: with shared memory alone, the waiter sleeps on its doorbell still holding the lock, and a
+ * thread that then finds the lock taken rings that doorbell (skiff_progress_wake_holder, from the lock's
+ * slow path); the sleeper also checks, after arming the doorbell, whether anyone is blocked on the lock,
+ * so the ring cannot slip past (the lock's exchange and the doorbell's flag are ordered by seq_cst, as a
+ * sender's message and the flag are). With tcp peers the sleep is in epoll, which nothing in this
+ * process can interrupt yet: there a waiter naps without the lock instead (50 us doubling to 1 ms) and
+ * polls again. A waiter still wanted by others once its yields are spent naps too, so two idle threads
+ * pass the lock back and forth at most about a thousand times a second, never in a busy loop. */
 #define MT_NAP_FIRST 50e-6
 #define MT_NAP_MAX 1e-3
+
+static atomic_int holder_sleeps; /* a thread sleeps on the doorbell holding the lock */
 
 static void mt_nap(unsigned naps)
 {
@@ -172,29 +184,42 @@ static void mt_nap(unsigned naps)
     skiff_mt_reacquire(&p);
 }
 
-/* skiff_wait_step of a thread holding the MPI_THREAD_MULTIPLE lock (core/mt.h): the same stretches of
- * polling, yielding and sleeping, but the lock goes to any thread that wants it at every step, and no
- * thread sleeps holding it. While nobody else wants it, the waiter polls on with it, as a single thread
- * does, so a program that asked for MULTIPLE and calls from one thread waits like one that did not. */
-static void wait_step_mt(struct skiff_waiter *w)
+void skiff_progress_wake_holder(void)
+{
+    if (atomic_load(&holder_sleeps))
+        skiff_shm_wake_self();
+}
+
+static int lock_wanted_or_ready(void *arg)
+{
+    struct skiff_waiter *w = arg;
+    return skiff_mt_contended() || (w->ready && w->ready(w->arg));
+}
+
+/* Another thread wants the lock: give it up at once (yield, or nap once the yields are spent). */
+static void hand_over(struct skiff_waiter *w)
 {
     unsigned p = ++w->polls, limit = skiff.spin_limit;
-    if (p >= limit && ((p & 1023) == 0 || p == limit || p >= limit + YIELDS)) {
-        maybe_report(w);
-        check_job_alive();
-    }
-    if (p < limit) {
-        if (skiff_mt_contended())
-            skiff_mt_yield();
-        else if (p > 4096)
-            skiff_cpu_relax();
-        return;
-    }
-    if (p < limit + YIELDS || skiff_pt2pt_busy()) {
+    if (p < limit + YIELDS) {
         skiff_mt_yield();
         return;
     }
+    maybe_report(w);
+    check_job_alive();
     mt_nap(p - limit - YIELDS);
+}
+
+/* The sleep of a waiter holding the lock; 1 if it slept, 0 if it napped (its polls keep counting). */
+static int mt_sleep(struct skiff_waiter *w)
+{
+    if (skiff.shm && !skiff.tcp) {
+        atomic_store(&holder_sleeps, 1);
+        skiff.shm->sleep(SLEEP_SECONDS, lock_wanted_or_ready, w);
+        atomic_store(&holder_sleeps, 0);
+        return 1;
+    }
+    mt_nap(w->polls - skiff.spin_limit - YIELDS);
+    return 0;
 }
 
 void skiff_wait_step(struct skiff_waiter *w)
@@ -203,8 +228,9 @@ void skiff_wait_step(struct skiff_waiter *w)
         w->polls = 0;
         return;
     }
-    if (SKIFF_UNLIKELY(skiff_mt_on) && skiff_mt_held()) {
-        wait_step_mt(w);
+    int mt = SKIFF_UNLIKELY(skiff_mt_on) && skiff_mt_held();
+    if (SKIFF_UNLIKELY(mt) && skiff_mt_contended()) {
+        hand_over(w);
         return;
     }
     unsigned p = ++w->polls;
@@ -233,6 +259,11 @@ void skiff_wait_step(struct skiff_waiter *w)
      * spin phase) until something arrives, so an idle rank costs nothing. */
     maybe_report(w); /* polls no longer count up here, so check the clock on every sleep */
     check_job_alive();
+    if (SKIFF_UNLIKELY(mt)) {
+        if (mt_sleep(w))
+            w->polls = skiff.spin_limit + YIELDS;
+        return;
+    }
     sleep_on_transports(w);
     w->polls = skiff.spin_limit + YIELDS;
 }

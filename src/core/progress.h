@@ -29,6 +29,10 @@ struct skiff_waiter {
 /* One step of a blocking wait: progress, and if nothing happened, back off a little more. */
 void skiff_wait_step(struct skiff_waiter *w);
 
+/* MPI_THREAD_MULTIPLE: a thread found the lock taken; if its holder sleeps on the doorbell, wake it
+ * (core/mt.c's slow path calls this; safe without the lock). */
+void skiff_progress_wake_holder(void);
+
 /* Blocks until r completes. */
 void skiff_wait_req(struct skiff_request *r);
 

@@ -112,6 +112,13 @@ static void ring_bell(int peer)
     }
 }
 
+/* MPI_THREAD_MULTIPLE: another thread of this process wakes the one asleep on our doorbell (only atomics
+ * on the mailbox: safe without the library's lock). */
+void skiff_shm_wake_self(void)
+{
+    ring_bell(shm.me);
+}
+
 /* 1 when the peer has consumed every cell we queued to it, so the fast box cannot overtake one. */
 static inline int queue_idle(int peer)
 {

@@ -11,6 +11,7 @@ const struct skiff_transport *skiff_shm_init(void);
  * announce the sleep (returns 1 if something is already waiting: do not sleep), arm(0) after it. */
 int skiff_shm_wake_fd(void);
 int skiff_shm_arm(int on);
+void skiff_shm_wake_self(void);
 
 /* What went through shared memory since MPI_Init, from the positions and cell counts the transport
  * keeps anyway (MPI_T performance variables); all 0 when shm is not running. */

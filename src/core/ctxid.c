@@ -93,6 +93,12 @@ static int claim(int *next, int id, uint32_t *ctx)
     return MPI_SUCCESS;
 }
 
+int skiff_ctx_try_claim(int id)
+{
+    uint32_t ctx;
+    return id >= next_free && claim(&next_free, id, &ctx) == MPI_SUCCESS;
+}
+
 int skiff_ctx_claim(int agreed, uint32_t *ctx)
 {
     return claim(&next_free, agreed, ctx);

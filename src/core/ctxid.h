@@ -34,6 +34,9 @@ int skiff_ctx_agree(struct skiff_comm *parent, uint32_t *ctx);
  * has not used, and taking id `agreed` (the maximum of every member's skiff_ctx_next) as the new one. */
 int skiff_ctx_next(void);
 int skiff_ctx_claim(int agreed, uint32_t *ctx);
+/* Takes id if it is at or above the lowest unused id (so no communicator of this process has it): 1 if
+ * taken. For agreements that vote (Intercomm_create under MPI_THREAD_MULTIPLE, core/intercomm.c). */
+int skiff_ctx_try_claim(int id);
 
 /* The nonblocking space (core/ctxid_nb.h): its lowest id this process has neither used nor reserved, and
  * taking (or reserving) one. */

@@ -1,5 +1,6 @@
 #include "core/intercomm.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include "core/ctxid.h"
 #include "core/error.h"
 #include "core/group.h"
+#include "core/mt.h"
 #include "core/progress.h"
 #include "core/pt2pt.h"
 
@@ -57,6 +59,45 @@ static int leaders_meet(struct skiff_comm *local, struct skiff_comm *peer, int r
                         sizeof(int) * (size_t)theirs->size);
 }
 
+/* Under MPI_THREAD_MULTIPLE another thread may take ids while this creation waits (with the lock let go),
+ * so the maximum agreed on is only a candidate: every process of both groups votes whether it is still
+ * free for it, taking it if so (skiff_ctx_try_claim, atomic under the lock), and all keep it only if all
+ * could; else the next candidate is the maximum lowest unused id of them all. Two creations that overlap
+ * on a process can never both take one id there, since the second to try finds it taken. A vote is an
+ * allreduce over each group, a trade between the leaders and a broadcast; with no other creation
+ * meanwhile the first passes. */
+static int vote_mt(struct skiff_comm *local, int local_leader, struct skiff_comm *peer, int remote_leader, int tag,
+                   int cand, uint32_t *ctx)
+{
+    for (;;) {
+        if (cand > INT_MAX - SKIFF_CTX_STRIDE)
+            return skiff_err(MPI_ERR_OTHER, "out of context ids: this job has created %d communicators",
+                             cand / SKIFF_CTX_STRIDE);
+        int v[2] = {!skiff_ctx_try_claim(cand), skiff_ctx_next()}, all[2] = {0, 0};
+        int rc = skiff_coll_allreduce(v, all, 2, MPI_INT, MPI_MAX, local, NULL);
+        if (rc)
+            return rc;
+        if (local->rank == local_leader) {
+            int theirs[2];
+            if (leader_trade(peer, remote_leader, tag, all, sizeof all, theirs, sizeof theirs) != MPI_SUCCESS)
+                all[0] = -1; /* told to everyone, so no member waits for a vote that will not come */
+            else
+                for (int i = 0; i < 2; i++)
+                    all[i] = theirs[i] > all[i] ? theirs[i] : all[i];
+        }
+        if ((rc = skiff_coll_bcast(all, sizeof all, local_leader, local, NULL)))
+            return rc;
+        if (all[0] < 0)
+            return skiff_err(MPI_ERR_OTHER, "the local leader (rank %d of %s) could not reach the remote group",
+                             local_leader, skiff_comm_label(local));
+        if (all[0] == 0) {
+            *ctx = (uint32_t)cand;
+            return MPI_SUCCESS;
+        }
+        cand = all[1];
+    }
+}
+
 int skiff_intercomm_create(struct skiff_comm *local, int local_leader, struct skiff_comm *peer, int remote_leader,
                            int tag, struct skiff_comm **out)
 {
@@ -82,7 +123,8 @@ int skiff_intercomm_create(struct skiff_comm *local, int local_leader, struct sk
         rc = skiff_coll_bcast(remote, sizeof(int) * (size_t)agreed[1], local_leader, local, NULL);
     uint32_t ctx = 0;
     if (!rc)
-        rc = skiff_ctx_claim(agreed[0], &ctx);
+        rc = SKIFF_UNLIKELY(skiff_mt_on) ? vote_mt(local, local_leader, peer, remote_leader, tag, agreed[0], &ctx)
+                                         : skiff_ctx_claim(agreed[0], &ctx);
     struct skiff_group *lg = NULL, *rg = NULL;
     if (!rc && (!(lg = skiff_group_from(local->group->world, local->size)) ||
                 !(rg = skiff_group_from(remote, agreed[1]))))
@@ -124,9 +166,13 @@ static int exchange(struct skiff_comm *c, const int *mine, int k, int **loc, int
     return skiff_sched_run(&s, NULL);
 }
 
-/* The new id: above every id either group has used (field 0 of each exchanged record). */
-static int agree(const struct skiff_comm *c, const int *loc, const int *rem, int k, uint32_t *ctx)
+/* The new id: above every id either group has used (field 0 of each exchanged record). Under
+ * MPI_THREAD_MULTIPLE, where other threads may take ids meanwhile, the agreement that reserves and votes
+ * (core/ctxid.c) over both groups of c instead. */
+static int agree(struct skiff_comm *c, const int *loc, const int *rem, int k, uint32_t *ctx)
 {
+    if (SKIFF_UNLIKELY(skiff_mt_on))
+        return skiff_ctx_agree(c, ctx);
     int top = 0;
     for (int i = 0; i < c->size; i++)
         top = loc[i * k] > top ? loc[i * k] : top;

@@ -10,6 +10,8 @@
  *   waitany    requests posted by every thread, completed by one thread with MPI_Waitany and another with
  *              MPI_Testsome, while the posting threads send;
  *   coll       each thread dups and splits its own communicator, runs collectives on it and frees it;
+ *   inter      each thread makes intercommunicators (create between the even and odd ranks of its own
+ *              communicator, merge, dup, split) and runs a collective on each;
  *   objects    datatype, info, group, keyval and attribute create/free storms;
  *   rma        each thread locks, puts, accumulates and gets on a window of its own;
  *   tools      MPI_T variable queries and pvar sessions from every thread while messages flow (MPI_T is
@@ -233,6 +235,43 @@ static void mode_coll(int t)
         coll_round(tcomm[t], t, i);
 }
 
+static void inter_round(int t, int i)
+{
+    MPI_Comm half, inter, merged, dup, split;
+    CHECK_MPI(MPI_Comm_split(tcomm[t], rank % 2, rank, &half));
+    /* The leaders: rank 0 (even half) and rank 1 (odd half) of tcomm[t]; the tag is the thread's. */
+    CHECK_MPI(MPI_Intercomm_create(half, 0, tcomm[t], rank % 2 ? 0 : 1, TAG_BASE + t, &inter));
+    int rsize = -1;
+    CHECK_MPI(MPI_Comm_remote_size(inter, &rsize));
+    CHECK_EQ(rank % 2 ? (size + 1) / 2 : size / 2, rsize);
+    CHECK_MPI(MPI_Intercomm_merge(inter, rank % 2, &merged));
+    int v = 1, sum = 0;
+    CHECK_MPI(MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, merged));
+    CHECK_EQ(size, sum);
+    CHECK_MPI(MPI_Comm_dup(inter, &dup));
+    int x = rank + i, got = -1;
+    /* Over an intercommunicator, allreduce gives the reduction of the remote group's values. */
+    CHECK_MPI(MPI_Allreduce(&x, &got, 1, MPI_INT, MPI_MAX, dup));
+    int top_remote = -1;
+    for (int r = 0; r < size; r++)
+        if (r % 2 != rank % 2)
+            top_remote = r;
+    CHECK_EQ(top_remote + i, got);
+    CHECK_MPI(MPI_Comm_split(inter, 0, rank, &split));
+    CHECK_MPI(MPI_Barrier(split));
+    CHECK_MPI(MPI_Comm_free(&split));
+    CHECK_MPI(MPI_Comm_free(&dup));
+    CHECK_MPI(MPI_Comm_free(&merged));
+    CHECK_MPI(MPI_Comm_free(&inter));
+    CHECK_MPI(MPI_Comm_free(&half));
+}
+
+static void mode_inter(int t)
+{
+    for (int i = 0; i < rounds / 20 + 1; i++)
+        inter_round(t, i);
+}
+
 /* ---------------------------------------------------------------- object storms */
 
 static int delete_calls_ok(MPI_Comm c, int key, void *val, void *extra)
@@ -440,7 +479,7 @@ int main(int argc, char **argv)
         const char *name;
         mode_fn *fn;
     } modes[] = {{"pairs", mode_pairs},     {"comms", mode_comms}, {"anysrc", mode_anysrc},
-                 {"mprobe", mode_mprobe},   {"waitany", mode_waitany}, {"coll", mode_coll},
+                 {"mprobe", mode_mprobe},   {"waitany", mode_waitany}, {"coll", mode_coll}, {"inter", mode_inter},
                  {"objects", mode_objects}, {"rma", mode_rma},     {"tools", mode_tools},
                  {"soak", mode_soak}};
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)

@@ -15,6 +15,7 @@
 #include "util/config.h"
 
 struct skiff_boot_info skiff_boot = {.job_fd = -1};
+const struct skiff_pmi_client *skiff_boot_pmi;
 
 static int parse_num(const char *name, int base, uint64_t max, uint64_t *out)
 {
@@ -34,6 +35,12 @@ static int parse_num(const char *name, int base, uint64_t max, uint64_t *out)
     return 0;
 }
 
+#ifdef SKIFF_HAVE_PMIX
+#define NO_PMIX ""
+#else
+#define NO_PMIX " (this build has no PMIx client: libpmix-dev was missing, or SKIFF_PMIX=OFF, when skiff was configured)"
+#endif
+
 /* A launcher we cannot talk to must not produce N silent singletons. */
 static int foreign_launcher(void)
 {
@@ -43,8 +50,8 @@ static int foreign_launcher(void)
         if (skiff_config_launch_var(vars[i])) {
             fprintf(stderr,
                     "skiff: this process was started by another launcher (%s is set), which this build of "
-                    "skiff cannot join; start it with skiff's mpiexec\n",
-                    vars[i]);
+                    "skiff cannot join%s; start it with skiff's mpiexec\n",
+                    vars[i], NO_PMIX);
             return 1;
         }
     }
@@ -156,7 +163,7 @@ static int share_segment(void)
     if (leader && (fd = create_segment(m->local_count[skiff_boot.node], val, sizeof val)) < 0)
         return -1;
     snprintf(key, sizeof key, "skiff-seg-%d", skiff_boot.node);
-    if (leader && skiff_pmi_put(key, val))
+    if (leader && skiff_boot_pmi->put(key, val))
         return -1;
     if (skiff_boot.rank == 0 && !skiff_boot.secret) {
         skiff_boot.jobid = (uint64_t)getpid();
@@ -164,24 +171,24 @@ static int share_segment(void)
             skiff_boot.secret = skiff_boot.jobid * 0x9e3779b97f4a7c15ull ^ (uint64_t)time(NULL);
         snprintf(val, sizeof val, "%llx:%llx", (unsigned long long)skiff_boot.jobid,
                  (unsigned long long)skiff_boot.secret);
-        if (skiff_pmi_put("skiff-job", val))
+        if (skiff_boot_pmi->put("skiff-job", val))
             return -1;
     }
-    if (skiff_pmi_barrier())
+    if (skiff_boot_pmi->fence())
         return -1;
     if (!skiff_boot.secret) {
         unsigned long long j, sec;
-        if (skiff_pmi_get("skiff-job", val, sizeof val) || sscanf(val, "%llx:%llx", &j, &sec) != 2) {
+        if (skiff_boot_pmi->get(0, "skiff-job", val, sizeof val) || sscanf(val, "%llx:%llx", &j, &sec) != 2) {
             fprintf(stderr, "skiff: rank %d: rank 0 did not publish the job's identity\n", skiff_boot.rank);
             return -1;
         }
         skiff_boot.jobid = j;
         skiff_boot.secret = sec;
     }
-    if (!leader && (skiff_pmi_get(key, val, sizeof val) || (fd = open_segment(val)) < 0))
+    if (!leader && (skiff_boot_pmi->get(m->leader[skiff_boot.node], key, val, sizeof val) || (fd = open_segment(val)) < 0))
         return -1;
     skiff_boot.job_fd = fd;
-    return skiff_pmi_barrier(); /* leaders keep their descriptor open until everyone holds one */
+    return skiff_boot_pmi->fence(); /* leaders keep their descriptor open until everyone holds one */
 }
 
 /* This rank's node, its index there and the node's rank count, as the map says. */
@@ -193,16 +200,6 @@ static int adopt_map(void)
     return 0;
 }
 
-static int read_mapping(void)
-{
-    char map[1024];
-    int rc;
-    if (skiff_pmi_get("PMI_process_mapping", map, sizeof map) == 0 && strcmp(map, "") != 0)
-        rc = skiff_nodemap_parse(&skiff_boot.map, skiff_boot.size, map);
-    else
-        rc = skiff_nodemap_single(&skiff_boot.map, skiff_boot.size);
-    return rc ? -1 : adopt_map();
-}
 
 /* Identity that skiff's mpiexec hands down in PMI mode; other PMI launchers leave it to rank 0. */
 static void inherited_identity(void)
@@ -216,17 +213,18 @@ static void inherited_identity(void)
         skiff_boot.node_cpus = (int)v;
 }
 
-static int init_pmi(void)
+static int init_pmi(const struct skiff_pmi_client *client)
 {
     int rank = -1, size = -1;
-    if (skiff_pmi_connect(&rank, &size))
+    skiff_boot_pmi = client;
+    if (client->init(&rank, &size))
         return -1;
     skiff_boot.rank = rank;
     skiff_boot.size = size;
     skiff_boot.pmi = 1;
     skiff_boot.launched = 1;
     inherited_identity();
-    if (read_mapping() || share_segment())
+    if (client->nodemap(&skiff_boot.map, size) || adopt_map() || share_segment())
         return -1;
     return 0;
 }
@@ -243,7 +241,11 @@ int skiff_boot_init(void)
     if (skiff_config_launch_var("SKIFF_RANK"))
         rc = init_launched();
     else if (skiff_config_launch_var("PMI_FD") || skiff_config_launch_var("PMI_PORT"))
-        rc = init_pmi();
+        rc = init_pmi(&skiff_pmi1);
+#ifdef SKIFF_HAVE_PMIX
+    else if (skiff_config_launch_var("PMIX_RANK"))
+        rc = init_pmi(&skiff_pmix);
+#endif
     else if (foreign_launcher())
         rc = -1;
     else
@@ -342,24 +344,35 @@ void skiff_boot_finalize(void)
     if (skiff_boot.job_fd >= 0 && (!skiff_boot.launched || skiff_boot.pmi))
         close(skiff_boot.job_fd);
     skiff_boot.job_fd = -1;
-    skiff_pmi_finalize();
+    if (skiff_boot_pmi)
+        skiff_boot_pmi->finalize();
     skiff_nodemap_free(&skiff_boot.map);
 }
 
 int skiff_boot_launcher_gone(void)
 {
-    return skiff_boot.pmi && skiff_pmi_gone();
+    return skiff_boot.pmi && skiff_boot_pmi->gone();
+}
+
+void skiff_boot_abort(int code, const char *why)
+{
+    if (skiff_boot.pmi)
+        skiff_boot_pmi->abort(code, why);
 }
 
 /* skiff's mpiexec watches every rank itself; other launchers may leave a job waiting on a rank that
- * has died (srun does unless told --kill-on-bad-exit), so under PMI the ranks of a node watch each
- * other through the node's segment: an abort recorded there, or a rank inside MPI whose process is
- * gone. Returns the job rank found dead or aborted, or -1. */
+ * has died (srun does unless told --kill-on-bad-exit), so under PMI a rank the launcher reported dead
+ * (PMIx events) counts, and the ranks of a node watch each other through the node's segment: an
+ * abort recorded there, or a rank inside MPI whose process is gone. Returns the job rank found dead
+ * or aborted, or -1. */
 int skiff_boot_dead_peer(int *aborted)
 {
+    int r;
     if (!skiff_boot.pmi || !skiff_boot.hdr)
         return -1;
-    for (int r = 0; r < skiff_boot.size; r++) {
+    if ((r = skiff_boot_pmi->dead_rank(aborted)) >= 0)
+        return r;
+    for (r = 0; r < skiff_boot.size; r++) {
         if (r == skiff_boot.rank || skiff_boot.map.node[r] != skiff_boot.node)
             continue;
         struct skiff_job_rank *jr = &skiff_boot.hdr->rank[skiff_boot.map.local[r]];

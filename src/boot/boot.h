@@ -15,7 +15,7 @@ struct skiff_boot_info {
     uint64_t jobid, secret;
     int node_cpus;     /* CPUs the job may use on this node */
     int launched;      /* 1 under mpiexec, 0 for a singleton */
-    int pmi;           /* 1 when started through a PMI server (Hydra, srun, mpiexec across hosts) */
+    int pmi;           /* 1 when started through a PMI-1 or PMIx server (skiff_boot_pmi says which) */
     struct skiff_nodemap map; /* where the launcher placed every rank */
     int node, local_rank, local_size;
     int job_fd;
@@ -41,6 +41,9 @@ pid_t skiff_boot_pid(int rank);
 int skiff_boot_cards_exchange(const char *mine);
 int skiff_boot_card(int rank, char *out, size_t len);
 void skiff_boot_finalize(void);
+/* Under a PMI launcher, asks it to end the whole job with code (PMIx_Abort); returns if it cannot.
+ * Called after this rank has said why on stderr and flushed its output. */
+void skiff_boot_abort(int code, const char *why);
 /* 1 if the launcher that started us through PMI has gone away (0 without PMI). */
 int skiff_boot_launcher_gone(void);
 /* Under a PMI launcher: a rank of this node that aborted (*aborted = 1) or died inside MPI, or -1. */

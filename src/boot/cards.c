@@ -1,6 +1,6 @@
 /* Address cards: how ranks that connect by address (the tcp transport) learn each other's.
  * Under skiff's own single-host mpiexec they sit in the job segment; under a PMI server they are
- * keys of the job's key-value space. */
+ * keys of the job's key-value space (PMI-1's, or PMIx's: each rank's own). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,7 +45,7 @@ int skiff_boot_cards_exchange(const char *mine)
     if (skiff_boot.pmi) {
         char key[32];
         snprintf(key, sizeof key, "skiff-card-%d", skiff_boot.rank);
-        return skiff_pmi_put(key, mine) || skiff_pmi_barrier() ? -1 : 0;
+        return skiff_boot_pmi->put(key, mine) || skiff_boot_pmi->fence() ? -1 : 0;
     }
     return segment_exchange(mine);
 }
@@ -55,7 +55,7 @@ int skiff_boot_card(int rank, char *out, size_t len)
     if (skiff_boot.pmi) {
         char key[32];
         snprintf(key, sizeof key, "skiff-card-%d", rank);
-        if (skiff_pmi_get(key, out, len) == 0)
+        if (skiff_boot_pmi->get(rank, key, out, len) == 0)
             return 0;
         fprintf(stderr, "skiff: rank %d: rank %d published no address card\n", skiff_boot.rank, rank);
         return -1;

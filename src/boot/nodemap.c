@@ -77,28 +77,44 @@ int skiff_nodemap_parse(struct skiff_nodemap *m, int nranks, const char *mapping
         fprintf(stderr, "skiff: cannot read the launcher's process mapping '%s'\n", mapping);
         return -1;
     }
-    if (alloc(m, nranks, nnodes))
+    int *node = calloc((size_t)nranks, sizeof *node), r = 0;
+    if (!node)
         return -1;
-    int r = 0;
     while (r < nranks)
         for (int i = 0; i < nb && r < nranks; i++)
             for (int n = 0; n < b[i].nodes && r < nranks; n++)
                 for (int k = 0; k < b[i].ppn && r < nranks; k++)
-                    m->node[r++] = b[i].first + n;
-    /* Nodes no rank landed on would confuse every "ranks per node" computation: renumber densely. */
-    int *dense = calloc((size_t)nnodes, sizeof *dense), next = 0;
-    if (!dense) {
-        skiff_nodemap_free(m);
+                    node[r++] = b[i].first + n;
+    int rc = skiff_nodemap_from_nodes(m, nranks, node);
+    free(node);
+    return rc;
+}
+
+/* Node ids no rank landed on would confuse every "ranks per node" computation: renumber densely,
+ * keeping the launcher's order. */
+int skiff_nodemap_from_nodes(struct skiff_nodemap *m, int nranks, const int *node)
+{
+    int nnodes = 0, next = 0;
+    for (int i = 0; i < nranks; i++) {
+        if (node[i] < 0 || node[i] >= SKIFF_NODEMAP_MAX_ID)
+            return -1;
+        if (node[i] >= nnodes)
+            nnodes = node[i] + 1;
+    }
+    int *dense = calloc((size_t)nnodes, sizeof *dense);
+    if (!dense)
+        return -1;
+    for (int i = 0; i < nranks; i++)
+        dense[node[i]] = 1;
+    for (int n = 0; n < nnodes; n++)
+        dense[n] = dense[n] ? next++ : -1;
+    if (alloc(m, nranks, next)) {
+        free(dense);
         return -1;
     }
     for (int i = 0; i < nranks; i++)
-        dense[m->node[i]] = 1;
-    for (int n = 0; n < nnodes; n++)
-        dense[n] = dense[n] ? next++ : -1;
-    for (int i = 0; i < nranks; i++)
-        m->node[i] = dense[m->node[i]];
+        m->node[i] = dense[node[i]];
     free(dense);
-    m->nnodes = next;
     index_nodes(m);
     return 0;
 }

@@ -197,7 +197,9 @@ static int initack(int id, int *rank, int *size)
     return 0;
 }
 
-int skiff_pmi_connect(int *rank, int *size)
+/* Connects through PMI_FD, or PMI_PORT (+ PMI_ID), and says hello. rank and size start at -1 and
+ * come from the server (PMI_PORT) or from PMI_RANK/PMI_SIZE. */
+static int pmi1_init(int *rank, int *size)
 {
     const char *port = skiff_config_launch_var("PMI_PORT");
     int fd, id;
@@ -225,7 +227,7 @@ fail:
     return -1;
 }
 
-void skiff_pmi_finalize(void)
+static void pmi1_finalize(void)
 {
     char reply[LINE_MAX_PMI];
     if (pmi.fd < 0)
@@ -235,7 +237,7 @@ void skiff_pmi_finalize(void)
     pmi.fd = -1;
 }
 
-int skiff_pmi_gone(void)
+static int pmi1_gone(void)
 {
     if (pmi.fd < 0)
         return 0;
@@ -246,3 +248,46 @@ int skiff_pmi_gone(void)
         return 0;
     return (p.revents & (POLLHUP | POLLERR)) || recv(pmi.fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
 }
+
+static int pmi1_get(int owner, const char *key, char *value, size_t len)
+{
+    (void)owner; /* one space for the whole job */
+    return skiff_pmi_get(key, value, len);
+}
+
+/* PMI_process_mapping as Hydra and Slurm write it; absent (skiff's mpiexec with one node, older
+ * servers) means every rank on one node. */
+static int pmi1_nodemap(struct skiff_nodemap *m, int size)
+{
+    char map[LINE_MAX_PMI];
+    if (skiff_pmi_get("PMI_process_mapping", map, sizeof map) == 0 && strcmp(map, "") != 0)
+        return skiff_nodemap_parse(m, size, map);
+    return skiff_nodemap_single(m, size);
+}
+
+/* The launcher learns of an abort from the rank's exit code, as MPICH's own ranks tell Hydra. */
+static void pmi1_abort(int code, const char *why)
+{
+    (void)code;
+    (void)why;
+}
+
+/* PMI-1 reports no deaths: the node's segment (boot.c) and TCP's closed connections do. */
+static int pmi1_dead_rank(int *aborted)
+{
+    *aborted = 0;
+    return -1;
+}
+
+const struct skiff_pmi_client skiff_pmi1 = {
+    .name = "PMI-1",
+    .init = pmi1_init,
+    .put = skiff_pmi_put,
+    .fence = skiff_pmi_barrier,
+    .get = pmi1_get,
+    .nodemap = pmi1_nodemap,
+    .abort = pmi1_abort,
+    .finalize = pmi1_finalize,
+    .gone = pmi1_gone,
+    .dead_rank = pmi1_dead_rank,
+};

@@ -122,6 +122,10 @@ static _Noreturn void end_job(int code, const char *why, enum skiff_rank_state s
     skiff_boot_set_state(state, code);
     /* Flush what the program printed so far; the launcher tears the other ranks down. */
     fflush(NULL);
+    /* A PMIx launcher is asked to end the job with this code (it may kill us right here). A rank
+     * that only lost a peer leaves the launcher to blame that peer. */
+    if (state == SKIFF_RANK_ABORTED)
+        skiff_boot_abort(code, why);
     _exit(code & 0xff ? code & 0xff : 1);
 }
 

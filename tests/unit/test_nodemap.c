@@ -55,8 +55,32 @@ static void malformed(void **state)
     skiff_nodemap_free(&m);
 }
 
+/* PMIx's PMIX_NODEID per rank: sparse ids in any order become dense nodes, in the ids' order. */
+static void from_node_ids(void **state)
+{
+    (void)state;
+    struct skiff_nodemap m;
+    const int ids[] = {7, 3, 7, 3, 12};
+    assert_int_equal(0, skiff_nodemap_from_nodes(&m, 5, ids));
+    assert_int_equal(3, m.nnodes);
+    assert_int_equal(1, m.node[0]); /* id 7 is the second id in use */
+    assert_int_equal(0, m.node[1]);
+    assert_int_equal(2, m.node[4]);
+    assert_int_equal(1, m.local[2]);
+    assert_int_equal(1, m.local[3]);
+    assert_int_equal(1, m.leader[0]);
+    assert_int_equal(0, m.leader[1]);
+    assert_int_equal(2, m.local_count[1]);
+    skiff_nodemap_free(&m);
+    const int bad[] = {0, -1};
+    assert_int_equal(-1, skiff_nodemap_from_nodes(&m, 2, bad));
+    const int huge[] = {0, SKIFF_NODEMAP_MAX_ID};
+    assert_int_equal(-1, skiff_nodemap_from_nodes(&m, 2, huge));
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(blocks), cmocka_unit_test(cyclic), cmocka_unit_test(malformed)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(blocks), cmocka_unit_test(cyclic), cmocka_unit_test(malformed),
+                                       cmocka_unit_test(from_node_ids)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

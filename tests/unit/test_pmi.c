@@ -31,7 +31,7 @@ static int teardown(void **state)
     if (skiff_pmi_active()) { /* finalize waits for its acknowledgement */
         const char *ack = "cmd=finalize_ack\n";
         assert_int_equal(write(server, ack, strlen(ack)), (ssize_t)strlen(ack));
-        skiff_pmi_finalize(); /* closes the client's end */
+        skiff_pmi1.finalize(); /* closes the client's end */
     } else {
         close((int)(intptr_t)*state);
     }

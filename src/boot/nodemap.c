@@ -90,8 +90,10 @@ int skiff_nodemap_parse(struct skiff_nodemap *m, int nranks, const char *mapping
     return rc;
 }
 
-/* Node ids no rank landed on would confuse every "ranks per node" computation: renumber densely,
- * keeping the launcher's order. */
+/* Nodes are renumbered densely in the order of their lowest rank, so ids no rank landed on vanish,
+ * and ranks that number the same nodes differently still agree: under PMIx each rank may learn the
+ * nodes by name, and a node that shares this machine's host name (network namespaces) is "here" to
+ * every rank (PMIx_Resolve_peers resolves its own host name locally). */
 int skiff_nodemap_from_nodes(struct skiff_nodemap *m, int nranks, const int *node)
 {
     int nnodes = 0, next = 0;
@@ -105,15 +107,14 @@ int skiff_nodemap_from_nodes(struct skiff_nodemap *m, int nranks, const int *nod
     if (!dense)
         return -1;
     for (int i = 0; i < nranks; i++)
-        dense[node[i]] = 1;
-    for (int n = 0; n < nnodes; n++)
-        dense[n] = dense[n] ? next++ : -1;
+        if (!dense[node[i]])
+            dense[node[i]] = ++next;
     if (alloc(m, nranks, next)) {
         free(dense);
         return -1;
     }
     for (int i = 0; i < nranks; i++)
-        m->node[i] = dense[node[i]];
+        m->node[i] = dense[node[i]] - 1;
     free(dense);
     index_nodes(m);
     return 0;

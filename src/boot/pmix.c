@@ -3,8 +3,10 @@
  *
  * What skiff needs from a launcher maps onto PMIx as MPICH's and Open MPI's PMIx paths do it:
  *   rank, size     PMIx_Init's proc, PMIX_JOB_SIZE
- *   placement      PMIX_NODEID of every rank (job-level data the server hands every client at init;
- *                  Slurm, Open MPI and PRRTE all give it), checked against PMIX_LOCAL_SIZE
+ *   placement      PMIX_NODEID of every rank (job-level data the server hands every client at init:
+ *                  Slurm gives it for all ranks, Open MPI's mpirun only for the ranks of the asking
+ *                  node), else the job's nodes by name (PMIx_Resolve_nodes/_peers, as MPICH does);
+ *                  checked against PMIX_LOCAL_SIZE
  *   key-value      PMIx_Put (PMIX_GLOBAL), then at the next fence PMIx_Commit + PMIx_Fence over the
  *                  whole namespace with PMIX_COLLECT_DATA, so that every later PMIx_Get is answered
  *                  from what the node already holds (PMIX_IMMEDIATE: a missing key fails instead of
@@ -240,19 +242,62 @@ static int px_get(int owner, const char *key, char *value, size_t len)
     return ok ? 0 : -1;
 }
 
+/* Every rank's node by name, as MPICH does it: the job's nodes (PMIx_Resolve_nodes) and the ranks on
+ * each (PMIx_Resolve_peers). Open MPI's mpirun across hosts answers this but gives PMIX_NODEID only
+ * for the ranks of the asking node. Node ids are positions in the list. 0, or -1 after printing why. */
+static int nodes_by_name(int *node, int size)
+{
+    char *list = NULL, *save = NULL;
+    pmix_status_t rc = PMIx_Resolve_nodes(px.me.nspace, &list);
+    if (rc != PMIX_SUCCESS || !list) {
+        fprintf(stderr, "skiff: rank %u: the PMIx launcher gives neither PMIX_NODEID for every rank nor the job's "
+                        "nodes (PMIx_Resolve_nodes: %s)\n", px.me.rank, PMIx_Error_string(rc));
+        free(list);
+        return -1;
+    }
+    for (int r = 0; r < size; r++)
+        node[r] = -1;
+    int id = 0;
+    for (char *name = strtok_r(list, ",", &save); name && id < SKIFF_NODEMAP_MAX_ID; name = strtok_r(NULL, ",", &save), id++) {
+        pmix_proc_t *procs = NULL;
+        size_t n = 0;
+        if (PMIx_Resolve_peers(name, px.me.nspace, &procs, &n) != PMIX_SUCCESS)
+            continue;
+        for (size_t i = 0; i < n; i++)
+            if (procs[i].rank < (pmix_rank_t)size)
+                node[procs[i].rank] = id;
+        if (procs)
+            PMIX_PROC_FREE(procs, n);
+    }
+    free(list);
+    for (int r = 0; r < size; r++)
+        if (node[r] < 0) {
+            fprintf(stderr, "skiff: rank %u: the PMIx launcher places rank %d on none of the job's nodes (no "
+                            "PMIX_NODEID, not in PMIx_Resolve_peers)\n", px.me.rank, r);
+            return -1;
+        }
+    return 0;
+}
+
+/* PMIX_NODEID of every rank (job-level data, no round trip), else the nodes by name. */
+static int node_ids(int *node, int size)
+{
+    pmix_proc_t p;
+    for (int r = 0; r < size; r++) {
+        PMIX_LOAD_PROCID(&p, px.me.nspace, (pmix_rank_t)r);
+        long id = get_number(&p, PMIX_NODEID, 0);
+        if (id < 0)
+            return nodes_by_name(node, size);
+        node[r] = id < SKIFF_NODEMAP_MAX_ID ? (int)id : -1;
+    }
+    return 0;
+}
+
 static int px_nodemap(struct skiff_nodemap *m, int size)
 {
     int *node = calloc((size_t)size, sizeof *node), rc = -1;
-    pmix_proc_t p;
-    if (!node)
-        return -1;
-    for (int r = 0; r < size; r++) {
-        PMIX_LOAD_PROCID(&p, px.me.nspace, (pmix_rank_t)r);
-        long id = get_number(&p, PMIX_NODEID, 1);
-        if (id < 0)
-            goto out;
-        node[r] = id < SKIFF_NODEMAP_MAX_ID ? (int)id : -1;
-    }
+    if (!node || node_ids(node, size))
+        goto out;
     if (skiff_nodemap_from_nodes(m, size, node)) {
         fprintf(stderr, "skiff: rank %u: cannot use the PMIx launcher's node ids (out of memory, or an id of %d or "
                         "more)\n", px.me.rank, SKIFF_NODEMAP_MAX_ID);
@@ -264,7 +309,7 @@ static int px_nodemap(struct skiff_nodemap *m, int size)
     int mine = m->local_count[m->node[px.me.rank]];
     if (local >= 0 && local != mine) {
         fprintf(stderr, "skiff: rank %u: the PMIx launcher says %ld ranks run on this node (PMIX_LOCAL_SIZE), but "
-                        "its PMIX_NODEID values put %d here\n", px.me.rank, local, mine);
+                        "its node map puts %d here\n", px.me.rank, local, mine);
         skiff_nodemap_free(m);
         goto out;
     }

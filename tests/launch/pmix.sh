@@ -1,6 +1,7 @@
 #!/bin/sh
 # pmix.sh HAVE_PMIX LAUNCHER MODE NP PROGRAM... : skiff programs started by a real PMIx launcher.
 #   LAUNCHER  mpirun: Open MPI's mpiexec.openmpi on this host (its own PMIx server)
+#             mpirun-netns: the same across the namespaces of tests/cluster/cluster.sh (run mode only)
 #             srun:   srun --mpi=pmix (run this inside tests/slurm/slurm.sh)
 #   MODE      run:     each PROGRAM must exit 0 and print "OK <name>"
 #             abort, kill, noexit: PROGRAM is tests/fault/faulty, whose rank 1 fails that way; the job
@@ -23,6 +24,17 @@ mpirun)
     command -v mpiexec.openmpi >/dev/null || skip "needs Open MPI's mpiexec.openmpi (openmpi-bin)"
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
     launch() { timeout -k 5 120 mpiexec.openmpi --allow-run-as-root --oversubscribe --bind-to none -n "$np" "$@"; } ;;
+mpirun-netns) # across the namespaces of tests/cluster/cluster.sh (HOSTS): mpirun in the first, an
+    # orted started in each other one through netns_rsh.sh; ranks placed round-robin over the hosts
+    command -v mpiexec.openmpi >/dev/null || skip "needs Open MPI's mpiexec.openmpi (openmpi-bin)"
+    [ -n "${HOSTS:-}" ] || skip "run inside tests/cluster/cluster.sh"
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    here=$(cd "$(dirname "$0")" && pwd)
+    launch() {
+        timeout -k 5 120 ip netns exec "${HOSTS%%,*}" mpiexec.openmpi --allow-run-as-root --hostfile "$tmp/hosts" \
+            --mca plm_rsh_agent "$here/netns_rsh.sh" --mca oob_tcp_if_include 198.18.1.0/24 --bind-to none \
+            --map-by node -n "$np" "$@"
+    } ;;
 srun)
     command -v srun >/dev/null || skip "needs srun (slurm-wlm)"
     [ -n "${SLURM_CONF:-}" ] || skip "run inside tests/slurm/slurm.sh"
@@ -32,8 +44,18 @@ srun)
     exit 2 ;;
 esac
 
+# ASan builds: libpmix's own few bytes kept past PMIx_Finalize are not skiff's leaks.
+LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/lsan-pmix.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/skiff-pmix.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
+# mpirun-netns: the first host is mpirun's own (named as this machine, so it starts ranks there
+# itself), the others by their namespace's name.
+if [ "$launcher" = mpirun-netns ]; then
+    echo "$(hostname) slots=$np" >"$tmp/hosts"
+    echo "${HOSTS#*,}" | tr , '\n' | sed "s/\$/ slots=$np/" >>"$tmp/hosts"
+fi
 fail() {
     echo "FAILED: $launcher $mode: $*"
     for f in out err ranks; do [ -s "$tmp/$f" ] && { echo "--- $f"; tail -n 30 "$tmp/$f"; }; done

@@ -55,7 +55,8 @@ static void malformed(void **state)
     skiff_nodemap_free(&m);
 }
 
-/* PMIx's PMIX_NODEID per rank: sparse ids in any order become dense nodes, in the ids' order. */
+/* PMIx's PMIX_NODEID per rank: sparse ids in any order become dense nodes, numbered by their lowest
+ * rank, so two ranks that number the same nodes differently build the same map. */
 static void from_node_ids(void **state)
 {
     (void)state;
@@ -63,15 +64,23 @@ static void from_node_ids(void **state)
     const int ids[] = {7, 3, 7, 3, 12};
     assert_int_equal(0, skiff_nodemap_from_nodes(&m, 5, ids));
     assert_int_equal(3, m.nnodes);
-    assert_int_equal(1, m.node[0]); /* id 7 is the second id in use */
-    assert_int_equal(0, m.node[1]);
+    assert_int_equal(0, m.node[0]); /* id 7 holds rank 0 */
+    assert_int_equal(1, m.node[1]);
     assert_int_equal(2, m.node[4]);
     assert_int_equal(1, m.local[2]);
     assert_int_equal(1, m.local[3]);
-    assert_int_equal(1, m.leader[0]);
-    assert_int_equal(0, m.leader[1]);
+    assert_int_equal(0, m.leader[0]);
+    assert_int_equal(1, m.leader[1]);
     assert_int_equal(2, m.local_count[1]);
     skiff_nodemap_free(&m);
+    const int swapped[] = {3, 7, 3, 7, 12}; /* the same nodes, named the other way round */
+    struct skiff_nodemap m2;
+    assert_int_equal(0, skiff_nodemap_from_nodes(&m2, 5, ids));
+    assert_int_equal(0, skiff_nodemap_from_nodes(&m, 5, swapped));
+    for (int r = 0; r < 5; r++)
+        assert_int_equal(m.node[r], m2.node[r]);
+    skiff_nodemap_free(&m);
+    skiff_nodemap_free(&m2);
     const int bad[] = {0, -1};
     assert_int_equal(-1, skiff_nodemap_from_nodes(&m, 2, bad));
     const int huge[] = {0, SKIFF_NODEMAP_MAX_ID};

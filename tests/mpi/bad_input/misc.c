@@ -189,6 +189,14 @@ static int t_init_thread_provided_null(struct bad_ctx *x)
     return MPI_T_init_thread(MPI_THREAD_SINGLE, NULL);
 }
 
+/* A required level that is none of the four (their ABI values are 0, 1024, 2048, 4096). */
+static int t_init_thread_bad_level(struct bad_ctx *x)
+{
+    (void)x;
+    int provided;
+    return MPI_T_init_thread(MPI_THREAD_MULTIPLE + 1, &provided);
+}
+
 static int t_finalize_not_initialized(struct bad_ctx *x)
 {
     (void)x;
@@ -1047,6 +1055,7 @@ const struct bad_case bad_misc[] = {
     {"finalized_null", "MPI_Finalized", MPI_ERR_ARG, "flag is NULL", finalized_null},
     {"abort_comm_null", "MPI_Abort", MPI_ERR_COMM, "MPI_COMM_NULL", abort_comm_null},
     {"t_init_thread_provided_null", "MPI_T_init_thread", MPI_T_ERR_INVALID, NULL, t_init_thread_provided_null},
+    {"t_init_thread_bad_level", "MPI_T_init_thread", MPI_T_ERR_INVALID, NULL, t_init_thread_bad_level},
     {"t_finalize_not_initialized", "MPI_T_finalize", MPI_T_ERR_NOT_INITIALIZED, NULL, t_finalize_not_initialized},
     {"t_cvar_get_num_not_initialized", "MPI_T_cvar_get_num", MPI_T_ERR_NOT_INITIALIZED, NULL,
      t_cvar_get_num_not_initialized},

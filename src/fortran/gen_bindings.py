@@ -443,6 +443,44 @@ SIZEOF_DECLS = ['type(*), dimension(..) :: x', 'integer, intent(out) :: size',
                 'integer, optional, intent(out) :: ierror']
 
 
+# MPI_Status_f082f and MPI_Status_f2f08 in mpi_f08: Fortran procedures (TYPE(MPI_Status) is the INTEGER
+# status array's eight integers, so each is a copy), no C call behind them.
+STATUS_CONV = {'f082f': ['type(MPI_Status), intent(in) :: f08_status',
+                         'integer, intent(out) :: f_status(MPI_STATUS_SIZE)'],
+               'f2f08': ['integer, intent(in) :: f_status(MPI_STATUS_SIZE)',
+                         'type(MPI_Status), intent(out) :: f08_status']}
+
+
+def status_conv_args(k):
+    return ['f08_status', 'f_status'] if k == 'f082f' else ['f_status', 'f08_status']
+
+
+def status_conv_interface():
+    L = []
+    for p in ('MPI', 'PMPI'):
+        for k, decls in STATUS_CONV.items():
+            L += ['  interface %s_Status_%s' % (p, k),
+                  '    subroutine %s_Status_%s_f08(%s, ierror)' % (p, k, ', '.join(status_conv_args(k))),
+                  '      import', '      implicit none'] + ['      ' + d for d in decls] + [
+                  '      integer, optional, intent(out) :: ierror', '    end subroutine', '  end interface']
+    return L
+
+
+def status_conv_wrapper():
+    L = []
+    for p in ('MPI', 'PMPI'):
+        for k, decls in STATUS_CONV.items():
+            L += ['subroutine %s_Status_%s_f08(%s, ierror)' % (p, k, ', '.join(status_conv_args(k))),
+                  '  use :: mpi_f08, only: MPI_Status, MPI_STATUS_SIZE, MPI_SUCCESS', '  implicit none']
+            L += ['  ' + d for d in decls] + ['  integer, optional, intent(out) :: ierror']
+            if k == 'f082f':
+                L.append('  f_status = transfer(f08_status, f_status)')
+            else:
+                L.append('  f08_status = transfer(f_status, f08_status)')
+            L += ['  if (present(ierror)) ierror = MPI_SUCCESS', 'end subroutine', '']
+    return L
+
+
 def sizeof_interface():
     L = []
     for p in ('MPI', 'PMPI'):
@@ -564,9 +602,9 @@ def main():
     if out_if:
         open(out_if, 'w').write('\n'.join(ifaces + ['end interface'] + sizeof_interface()) + '\n')
     if out_f08_if:
-        open(out_f08_if, 'w').write('\n'.join(f08_ifaces + sizeof_interface()) + '\n')
+        open(out_f08_if, 'w').write('\n'.join(f08_ifaces + sizeof_interface() + status_conv_interface()) + '\n')
     if out_f08_wrap:
-        open(out_f08_wrap, 'w').write('\n'.join(f08_wrap + sizeof_wrapper()) + '\n')
+        open(out_f08_wrap, 'w').write('\n'.join(f08_wrap + sizeof_wrapper() + status_conv_wrapper()) + '\n')
     open(out_list, 'w').write('\n'.join(sorted(listing, key=lambda l: l.split()[1])) + '\n')
 
 

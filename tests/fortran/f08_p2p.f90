@@ -1,6 +1,6 @@
 ! Point-to-point through the mpi_f08 module: TYPE(MPI_Comm) etc., TYPE(MPI_Status) with its public
-! components, IERROR left out, a ring with status checks and MPI_Get_count, Isend/Irecv/Waitall with a
-! status array, Waitany's 1-based index, MPI_STATUS_IGNORE, Sendrecv, Probe/Iprobe, handle == and /=,
+! components, IERROR left out, a ring with status checks and MPI_Get_count, Status_f082f/f2f08,
+! Isend/Irecv/Waitall with a status array, Waitany's 1-based index, MPI_STATUS_IGNORE, Sendrecv, Probe/Iprobe, handle == and /=,
 ! strings (Comm_get_name, Error_string), PMPI_ forms, a generalized request whose query, free and
 ! cancel procedures are Fortran, and array sections as buffers: a non-contiguous
 ! section in a blocking send and receive (copied), refused in a nonblocking call when the
@@ -41,7 +41,8 @@ program f08_p2p
   use f08_greq
   implicit none
   integer :: ierr, rank, nprocs, next, prev, i, j, n, idx, cls, slen
-  type(MPI_Status) :: st, sts(2)
+  type(MPI_Status) :: st, sts(2), st2
+  integer :: fst(MPI_STATUS_SIZE)
   type(MPI_Request) :: reqs(2), rq
   type(MPI_Comm) :: dup
   double precision :: sbuf(10), rbuf(10)
@@ -73,6 +74,12 @@ program f08_p2p
              'Recv status')
   call MPI_Get_count(st, MPI_DOUBLE_PRECISION, n)
   call check(n == 7, 'Get_count')
+  ! The same status as the mpi module's INTEGER array, and back.
+  call MPI_Status_f082f(st, fst)
+  call check(fst(MPI_SOURCE) == prev .and. fst(MPI_TAG) == 40 + prev, 'Status_f082f')
+  call MPI_Status_f2f08(fst, st2, ierr)
+  call MPI_Get_count(st2, MPI_DOUBLE_PRECISION, n)
+  call check(ierr == MPI_SUCCESS .and. st2%MPI_SOURCE == prev .and. n == 7, 'Status_f2f08')
   call check(all(rbuf(1:7) == [(prev * 100 + i, i = 1, 7)]), 'ring data')
 
   ! Nonblocking both ways, a status array, then Waitany (1-based) with MPI_STATUS_IGNORE.

@@ -6,6 +6,9 @@
 
 static int alloc(struct skiff_nodemap *m, int nranks, int nnodes)
 {
+    memset(m, 0, sizeof *m);
+    if (nranks <= 0 || nnodes <= 0) /* a launcher's nonsense, never an allocation of 2^64 bytes */
+        return -1;
     m->nranks = nranks;
     m->nnodes = nnodes;
     m->node = calloc((size_t)nranks, sizeof *m->node);

@@ -181,6 +181,24 @@ static int copy_fast(MPI_Win win, int get, const void *buf, MPI_Count oc, MPI_Da
     return skiff_rma_copy_one(w, get, target, disp, t, (size_t)oc, (void *)(uintptr_t)buf);
 }
 
+/* Whether op is defined on the predefined type t, remembering the last predefined pair found good: a
+ * counter's loop asks the same question every time, and the full check costs a third of the call. (Both
+ * are immutable handles; under MPI_THREAD_MULTIPLE the process-wide lock covers the two words.) */
+static int acc_op_known_good(MPI_Op op, const struct skiff_type *t)
+{
+    static MPI_Op good_op = MPI_OP_NULL;
+    static const struct skiff_type *good_t;
+    if (op == good_op && t == good_t)
+        return 1;
+    if (check_acc_op(op, t, t) != MPI_SUCCESS)
+        return 0;
+    if ((uintptr_t)op <= (uintptr_t)MPI_NO_OP) { /* a predefined op (ABI numbers): never freed */
+        good_op = op;
+        good_t = t;
+    }
+    return 1;
+}
+
 /* Fetch_and_op, Compare_and_swap and a one-element Accumulate of a predefined type on a direct window,
  * the shape of the counters, flags and locks programs build on MPI: rma()'s checks for that shape with
  * one datatype lookup, then one atomic step (no operation structure, no message). fetch: out must hold
@@ -194,7 +212,7 @@ static int atomic_fast(MPI_Win win, int cas, int fetch, const void *in, const vo
     if (!w || !t || !t->predefined || target < 0 || target >= w->size || (fetch && !out) || (cas && !cmp) ||
         (!in && (cas || op != MPI_NO_OP)) || !in_epoch(w, target))
         return 0;
-    if (!cas && check_acc_op(op, t, t) != MPI_SUCCESS)
+    if (!cas && !acc_op_known_good(op, t))
         return 0;
     return skiff_rma_atomic_one(w, target, disp, t, cas ? MPI_REPLACE : op, in, cmp, out);
 }

@@ -564,6 +564,7 @@ static int atomic_class(const struct rma_hdr *h, const struct skiff_type *bt)
  * atomics use them; the others hold the window's lock word. */
 static int direct(struct skiff_win *w, const struct skiff_rma_op *op, const struct rma_hdr *h)
 {
+    w->plain = 1; /* copies, or elements under the lock word */
     const struct rma_blk *b = (const struct rma_blk *)(h + 1);
     const char *data = (const char *)(b + h->nblocks);
     char *addr = (char *)w->seg + w->offsets[op->target] + h->disp * (int64_t)w->units[op->target];
@@ -611,6 +612,7 @@ static int direct_fast(struct skiff_win *w, const struct skiff_rma_op *op)
     if (op->kind == SKIFF_RMA_PUT || op->kind == SKIFF_RMA_GET) {
         if (!tt->contiguous || !ot->contiguous || op->ocount * ot->size != bytes)
             return 0;
+        w->plain = 1;
         if (op->kind == SKIFF_RMA_PUT)
             memmove(skiff_type_data(addr, tt), skiff_type_data(op->oaddr, ot), bytes);
         else
@@ -739,6 +741,7 @@ int skiff_rma_copy_one(struct skiff_win *w, int get, int target, MPI_Aint disp, 
     char *addr;
     if (__builtin_mul_overflow(count, t->size, &bytes) || !(addr = direct_addr(w, target, disp, bytes)))
         return 0;
+    w->plain = 1;
     if (get)
         memmove(buf, addr, bytes);
     else
@@ -927,9 +930,17 @@ int skiff_rma_unlock(struct skiff_win *w, int target)
 int skiff_rma_flush(struct skiff_win *w, int target)
 {
     int rc = MPI_SUCCESS;
-    atomic_thread_fence(memory_order_seq_cst);
-    if (w->direct)
+    /* Direct: every operation is complete at the target already; only plain copies still need the
+     * fence that orders them before whatever this process does next (a flag it sets, say). After
+     * atomics alone (a fetch_and_op loop) it would be a second full barrier for nothing. */
+    if (w->direct) {
+        if (w->plain) {
+            atomic_thread_fence(memory_order_seq_cst);
+            w->plain = 0;
+        }
         return MPI_SUCCESS;
+    }
+    atomic_thread_fence(memory_order_seq_cst);
     for (int t = target < 0 ? 0 : target; !rc && t < (target < 0 ? w->size : target + 1); t++) {
         if (!w->locks[t] && target < 0)
             continue;

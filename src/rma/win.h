@@ -40,6 +40,10 @@ struct skiff_win {
     size_t seg_bytes;
     void *owned;               /* MPI_WIN_FLAVOR_ALLOCATE across nodes: the memory the window allocated */
     int direct;                /* every part is in seg: operations are copies by the origin */
+    /* Direct window: this process touched the segment with plain loads or stores (a put, a get, the
+     * lock word's path) since its last full fence, which a flush then owes; CPU atomics, sequentially
+     * consistent each, owe none. */
+    int plain;
     /* Win_create within a node: cma[t] when put and get reach rank t's memory (at rbase[t], process
      * pids[t]) with process_vm_writev/readv; NULL when no target can be reached so. */
     unsigned char *cma;

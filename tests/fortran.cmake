@@ -40,6 +40,12 @@ foreach(_t "p2p|f_p2p.f" "coll|f_coll.f90" "types_comm|f_types_comm.f90" "f08_p2
   endforeach()
 endforeach()
 
+# The built-in profiler sees Fortran calls under their MPI names (mpif.h, mpi and mpi_f08).
+add_test(NAME fortran_profile COMMAND sh ${SKIFF_FTEST_SRC}/profile.sh ${SKIFF_MPIEXEC}
+  $<TARGET_FILE:mpitest_f_p2p> $<TARGET_FILE:mpitest_f_coll> $<TARGET_FILE:mpitest_f08_coll>)
+set_tests_properties(fortran_profile PROPERTIES TIMEOUT 120 PROCESSORS 2 LABELS "fortran;profile"
+  PASS_REGULAR_EXPRESSION "OK fortran_profile" FAIL_REGULAR_EXPRESSION "FAIL")
+
 add_test(NAME fortran_census
   COMMAND sh ${SKIFF_FTEST_SRC}/census.sh $<TARGET_FILE:mpifort>
           ${CMAKE_BINARY_DIR}/src/fortran/fortran_bindings.txt)

@@ -34,6 +34,8 @@ int main(int argc, char **argv)
         rc = -1;
     }
     if (rc != 0) {
+        /* Only rank 0 explains; the others must not exit (and so end the job) before it has. */
+        MPI_Barrier(MPI_COMM_WORLD);
         MPI_Finalize();
         return rc < 0 ? 2 : 0;
     }

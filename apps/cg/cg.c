@@ -210,6 +210,12 @@ int main(int argc, char **argv)
     }
     free_run(&run);
     MPI_Comm_free(&comm);
+    if (rc) {
+        /* Every rank has the same rc (an allreduce or a bcast decided it) but only rank 0 reports, on a
+         * buffered stdout: its report must be out before any rank's failure code ends the job. */
+        fflush(stdout);
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
     MPI_Finalize();
     return rc;
 }

@@ -49,6 +49,8 @@ int main(int argc, char **argv)
     struct stream_opts o;
     int rc = stream_parse(argc, argv, rank, &o);
     if (rc != 0) {
+        /* Only rank 0 explains a bad option; the others must not exit (and so end the job) first. */
+        MPI_Barrier(MPI_COMM_WORLD);
         MPI_Finalize();
         return rc < 0 ? 2 : 0;
     }
@@ -61,6 +63,10 @@ int main(int argc, char **argv)
     rc = validate(&o, &s, rank, np);
     free(all);
     stream_free(&s);
+    if (rc) {
+        fflush(stdout); /* every rank fails together (an allreduce said so): rank 0's report comes first */
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
     MPI_Finalize();
     return rc;
 }

@@ -36,7 +36,6 @@ void skiff_scan_recursive_doubling(struct skiff_sched *s, const void *sendbuf, v
 
 /* Blocking allreduce through the node's shared slots; returns 0 (did nothing) where it does not
  * apply: communicator smaller than the job, message larger than a slot, no shared area. */
-#define SKIFF_SHM_SLOT_MAX 4096
 int skiff_allreduce_shm(const void *sendbuf, void *recvbuf, size_t count, size_t esize, MPI_Datatype dt, MPI_Op op,
                         struct skiff_comm *c);
 

@@ -12,26 +12,26 @@
 #include "core/mt.h"
 #include "core/node.h"
 #include "core/op.h"
+#include "shm/node_area.h"
 
 static unsigned slot_set; /* shared-slot collectives so far: the same count on every rank */
 
 int skiff_allreduce_shm(const void *sendbuf, void *recvbuf, size_t count, size_t esize, MPI_Datatype dt, MPI_Op op,
                         struct skiff_comm *c)
 {
-    const struct skiff_transport *t = skiff.shm;
     size_t bytes = count * esize;
-    /* The slots are the node's (as the barrier's counter): not under MPI_THREAD_MULTIPLE (coll/coll.c). */
-    if (!t || !t->node_slot || c->size != skiff.size || bytes > t->node_slot_bytes || bytes > SKIFF_SHM_SLOT_MAX ||
-        skiff_job_nodes() != 1 || skiff_mt_on)
+    /* The slots are the node's (as the barrier's counter): not under MPI_THREAD_MULTIPLE (shm/node_area.h). */
+    if (!skiff_node_area_ready() || c->size != skiff.size || bytes > SKIFF_NODE_SLOT_BYTES || skiff_job_nodes() != 1 ||
+        skiff_mt_on)
         return 0;
     unsigned set = slot_set++;
-    memcpy(t->node_slot(set, c->rank), sendbuf, bytes);
+    memcpy(skiff_node_slot(set, c->rank), sendbuf, bytes);
     skiff_coll_node_barrier(c);
-    unsigned char tmp[SKIFF_SHM_SLOT_MAX];
+    unsigned char tmp[SKIFF_NODE_SLOT_BYTES];
     int commute = skiff_op_commutative(op);
-    memcpy(recvbuf, t->node_slot(set, 0), bytes);
+    memcpy(recvbuf, skiff_node_slot(set, 0), bytes);
     for (int i = 1; i < c->size; i++) {
-        const void *xi = t->node_slot(set, i);
+        const void *xi = skiff_node_slot(set, i);
         if (commute) {
             skiff_op_apply(op, xi, recvbuf, count, dt); /* acc = x_i op acc */
         } else {

@@ -15,6 +15,7 @@
 #include "core/progress.h"
 #include "core/stats.h"
 #include "core/trace.h"
+#include "shm/node_area.h"
 #include "util/config.h"
 
 #define LARGE_BCAST (64u << 10)
@@ -36,7 +37,7 @@ static int type_size(MPI_Datatype dt, size_t *esize);
 
 static int barrier_passed(void *token)
 {
-    return skiff.shm->barrier_done((unsigned)(uintptr_t)token);
+    return skiff_node_barrier_done((unsigned)(uintptr_t)token);
 }
 
 /* The whole job on one node: one shared counter beats any message pattern, above all when the
@@ -45,16 +46,15 @@ static int barrier_passed(void *token)
  * at once, in different orders on different ranks, so there it is not used. */
 int skiff_coll_node_barrier(struct skiff_comm *c)
 {
-    const struct skiff_transport *t = skiff.shm;
-    if (!t || !t->barrier_arrive || c->size != skiff.size || c->size == 1 || skiff_job_nodes() != 1 || skiff_mt_on)
+    if (!skiff_node_area_ready() || c->size != skiff.size || c->size == 1 || skiff_job_nodes() != 1 || skiff_mt_on)
         return 0;
     SKIFF_TRACE_HOOK(skiff_trace_sync(c, SKIFF_TRS_BARRIER, 0));
-    unsigned sense = t->barrier_arrive();
+    unsigned sense = skiff_node_barrier_arrive();
     skiff_stats.coll_node_barriers++;
     struct skiff_waiter w = SKIFF_WAITER_INIT;
     w.ready = barrier_passed;
     w.arg = (void *)(uintptr_t)sense;
-    while (!t->barrier_done(sense))
+    while (!skiff_node_barrier_done(sense))
         skiff_wait_step(&w);
     return 1;
 }

@@ -23,15 +23,6 @@ struct skiff_transport {
     /* 1 once the peer has finalized (or ended): it will read nothing more from us. Everything it sent
      * before that can still be taken by progress. */
     int (*peer_finalized)(int peer);
-    /* A barrier of every rank the transport reaches through one shared area (NULL if none):
-     * arrive returns a token, done(token) is 1 once everyone has arrived. The caller waits in
-     * between with the normal progress loop, so messages keep flowing meanwhile. */
-    unsigned (*barrier_arrive)(void);
-    int (*barrier_done)(unsigned token);
-    /* Per-rank slots of node_slot_bytes in the same shared area, two sets used alternately, for
-     * small collectives that every rank reads directly (NULL if none). */
-    void *(*node_slot)(unsigned set, int rank);
-    size_t node_slot_bytes;
     size_t max_eager; /* messages up to this many bytes go eagerly */
     size_t max_piece; /* largest payload of one send (pipelined DATA pieces) */
 };

@@ -21,6 +21,7 @@
 #include "shm/cma.h"
 #include "shm/doorbell.h"
 #include "shm/fbox.h"
+#include "shm/node_area.h"
 #include "shm/queue.h"
 #include "util/arch.h"
 #include "util/config.h"
@@ -41,7 +42,6 @@ static struct {
     struct skiff_cell_pool pool;
     size_t fbox_max;
     int cma;
-    unsigned barrier_sense;
     int wake_fd;   /* our wake socket when we sleep in epoll (tcp peers too), else -1 */
     int poke_fd;   /* an unbound datagram socket to poke peers' wake sockets with */
 } shm;
@@ -266,40 +266,9 @@ static int shm_pull(int peer, uint64_t remote_addr, void *dst, size_t len)
     return rc;
 }
 
-static struct skiff_shm_barrier *node_barrier(void)
-{
-    return (struct skiff_shm_barrier *)(shm.base + shm.l.off_barrier);
-}
-
-/* The last rank to arrive resets the count and flips the sense; everyone waits for the flip. The
- * count is reset before the flip, so a fast rank cannot arrive at the next barrier too early. */
-static unsigned shm_barrier_arrive(void)
-{
-    struct skiff_shm_barrier *b = node_barrier();
-    unsigned sense = shm.barrier_sense ^= 1;
-    if (atomic_fetch_add(&b->arrived, 1) == (uint32_t)shm.n - 1) {
-        atomic_store_explicit(&b->arrived, 0, memory_order_relaxed);
-        atomic_store_explicit(&b->sense, sense, memory_order_release);
-        for (int p = 0; p < shm.n; p++) /* sleepers wait on their doorbells */
-            if (p != shm.me)
-                ring_bell(p);
-    }
-    return sense;
-}
-
-static int shm_barrier_done(unsigned sense)
-{
-    return atomic_load_explicit(&node_barrier()->sense, memory_order_acquire) == sense;
-}
-
-/* rank is a node-local rank: the callers use this only when the job is one node. */
-static void *shm_node_slot(unsigned set, int rank)
-{
-    return shm.base + shm.l.off_slots + ((size_t)(set & 1) * (size_t)shm.n + (size_t)rank) * SKIFF_SHM_SLOT;
-}
-
 static void shm_finalize(void)
 {
+    skiff_node_area_detach();
     free(shm.tx);
     free(shm.rx);
     free(shm.q_sent);
@@ -322,10 +291,6 @@ static struct skiff_transport shm_ops = {
     .pull = shm_pull,
     .finalize = shm_finalize,
     .peer_finalized = skiff_boot_peer_finalized,
-    .barrier_arrive = shm_barrier_arrive,
-    .barrier_done = shm_barrier_done,
-    .node_slot = shm_node_slot,
-    .node_slot_bytes = SKIFF_SHM_SLOT,
 };
 
 static int setup_cma(void)
@@ -375,6 +340,8 @@ const struct skiff_transport *skiff_shm_init(void)
         return NULL;
     }
     setup_pairs();
+    skiff_node_area_attach((struct skiff_shm_barrier *)(shm.base + shm.l.off_barrier), shm.base + shm.l.off_slots,
+                           shm.n, shm.me, ring_bell);
     shm.fbox_max = skiff_fbox_max_payload(shm.l.fbox_size);
     shm_ops.max_eager = skiff_cfg.shm_eager;
     shm_ops.max_piece = shm.l.cell_payload;

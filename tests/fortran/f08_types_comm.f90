@@ -180,13 +180,4 @@ program f08_types_comm
 
   call MPI_Finalize()
   if (rank == 0) print '(a)', 'f08_types_comm: ok'
-contains
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    if (.not. ok) then
-      print '(a,i0,2a)', 'FAIL [rank ', rank, '] ', what
-      call MPI_Abort(MPI_COMM_WORLD, 1)
-    end if
-  end subroutine
 end program

@@ -1,11 +1,11 @@
-! Point-to-point from Fortran through mpif.h (fixed form): a ring with
+! Point-to-point from Fortran through mpif.h (fixed form; built again
+! with -DSKIFF_USE_MPI for the mpi module): a ring with
 ! status checks (MPI_SOURCE, MPI_TAG, MPI_Get_count), nonblocking calls
 ! with a status array, Waitany's 1-based index, MPI_STATUS_IGNORE,
 ! Sendrecv, Probe, and errors returned (MPI_ERRORS_RETURN, Error_class,
 ! Error_string). Prints "FAIL [rank N]" and aborts on a wrong answer.
       program f_p2p
-      implicit none
-      include 'mpif.h'
+#include "use_mpi.inc"
       integer ierr, rank, nprocs, next, prev, n, i, idx, cls, slen
       integer status(MPI_STATUS_SIZE), sts(MPI_STATUS_SIZE, 2)
       integer reqs(2)
@@ -54,7 +54,7 @@
       call check(ierr .eq. MPI_SUCCESS, 'MPI_Waitall')
       call check(reqs(1) .eq. MPI_REQUEST_NULL, 'request freed')
       call check(sts(MPI_SOURCE, 1) .eq. prev, 'statuses source')
-      call MPI_GET_COUNT(sts(1, 1), MPI_DOUBLE_PRECISION, n, ierr)
+      call MPI_GET_COUNT(sts(:, 1), MPI_DOUBLE_PRECISION, n, ierr)
       call check(n .eq. 3, 'Get_count from a status array')
 
 !     Waitany: the index is 1-based in Fortran.
@@ -100,14 +100,4 @@
 
       call MPI_FINALIZE(ierr)
       if (rank .eq. 0) print '(a)', 'f_p2p: ok'
-      contains
-         subroutine check(ok, what)
-         logical ok
-         character*(*) what
-         integer e
-         if (.not. ok) then
-            print '(a,i0,a,a)', 'FAIL [rank ', rank, '] ', what
-            call MPI_ABORT(MPI_COMM_WORLD, 1, e)
-         end if
-         end subroutine
       end

@@ -1,12 +1,12 @@
-! One-sided communication through the mpi module: MPI_Win_allocate (the INTEGER(KIND=MPI_ADDRESS_KIND)
-! baseptr turned into a Fortran array through C_F_POINTER), MPI_Win_create on a DOUBLE PRECISION array,
+! One-sided communication through the mpi module (-DSKIFF_USE_MPI) and mpif.h (without):
+! MPI_Win_allocate (the INTEGER(KIND=MPI_ADDRESS_KIND) baseptr turned into a Fortran array through
+! C_F_POINTER), MPI_Win_create on a DOUBLE PRECISION array,
 ! Put and Get between fences, Accumulate under Lock/Unlock, Fetch_and_op, and MPI_WIN_SIZE.
 ! (A one-sided call keeps its buffer until the epoch ends: every origin buffer here is a variable.)
 ! Prints "FAIL [rank N]" and aborts on a wrong answer.
 program f_rma
   use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
-  use mpi
-  implicit none
+#include "use_mpi.inc"
   integer, parameter :: n = 8
   integer :: ierr, rank, np, next, prev, i, win, win2, one, old, pair(2)
   integer(kind=MPI_ADDRESS_KIND) :: baseptr, size, val
@@ -70,14 +70,4 @@ contains
     use, intrinsic :: iso_c_binding, only: c_null_ptr
     c_null = c_null_ptr
   end function
-
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    integer :: e
-    if (.not. ok) then
-      print '(a,i0,2a)', 'FAIL [rank ', rank, '] ', what
-      call MPI_Abort(MPI_COMM_WORLD, 1, e)
-    end if
-  end subroutine
 end program

@@ -1,17 +1,18 @@
 ! Derived datatypes, communicators, groups, topologies, attributes and error handlers from Fortran
-! (use mpi): MPI_Type_vector over a column-major array section, MPI_Type_create_subarray with
-! MPI_ORDER_FORTRAN, Comm_split, Comm_set_name/Comm_get_name (CHARACTER lengths and blank padding),
-! groups, a Cartesian grid, MPI_TAG_UB, a keyval with a copy procedure written in Fortran, Info keys
-! and values, an error handler written in Fortran, a generalized request whose procedures are Fortran,
-! MPI_SIZEOF, and the MPI_Type_get_extent/Get_address
-! INTEGER(MPI_ADDRESS_KIND)s.
+! through the mpi module (-DSKIFF_USE_MPI) and through mpif.h (without): MPI_Type_vector over a
+! column-major array section, MPI_Type_create_subarray with MPI_ORDER_FORTRAN, Comm_split,
+! Comm_set_name/Comm_get_name (CHARACTER lengths and blank padding), groups, a Cartesian grid,
+! MPI_TAG_UB, a keyval with a copy procedure written in Fortran, Info keys and values, an error handler
+! written in Fortran, a generalized request whose procedures are Fortran, MPI_SIZEOF (mpi only), and
+! the MPI_Type_get_extent/Get_address INTEGER(MPI_ADDRESS_KIND)s.
 ! Prints "FAIL [rank N]" and aborts on a wrong answer.
 module f_tc_procs
-  implicit none
+#include "use_mpi.inc"
+  private
+  public :: copy_plus_one, greq_query, greq_free, greq_cancel, on_error, handler_calls, handler_code
   integer :: handler_calls = 0, handler_code = 0
 contains
   subroutine copy_plus_one(oldcomm, keyval, extra, val_in, val_out, flag, ierr)
-    use mpi, only: MPI_ADDRESS_KIND, MPI_SUCCESS
     integer :: oldcomm, keyval, ierr
     integer(kind=MPI_ADDRESS_KIND) :: extra, val_in, val_out
     logical :: flag
@@ -23,7 +24,6 @@ contains
 
   ! A generalized request's procedures (the status says: source 7, tag extra_state).
   subroutine greq_query(extra, status, ierr)
-    use mpi, only: MPI_ADDRESS_KIND, MPI_SUCCESS, MPI_STATUS_SIZE, MPI_SOURCE, MPI_TAG
     integer(kind=MPI_ADDRESS_KIND) :: extra
     integer :: status(MPI_STATUS_SIZE), ierr
     status(MPI_SOURCE) = 7
@@ -31,14 +31,12 @@ contains
     ierr = MPI_SUCCESS
   end subroutine
   subroutine greq_free(extra, ierr)
-    use mpi, only: MPI_ADDRESS_KIND, MPI_SUCCESS
     integer(kind=MPI_ADDRESS_KIND) :: extra
     integer :: ierr
     handler_calls = handler_calls + 100 * int(extra)
     ierr = MPI_SUCCESS
   end subroutine
   subroutine greq_cancel(extra, complete, ierr)
-    use mpi, only: MPI_ADDRESS_KIND, MPI_SUCCESS
     integer(kind=MPI_ADDRESS_KIND) :: extra
     logical :: complete
     integer :: ierr
@@ -55,9 +53,8 @@ contains
 end module
 
 program f_types_comm
-  use mpi
   use f_tc_procs
-  implicit none
+#include "use_mpi.inc"
   integer :: ierr, rank, nprocs, i, j, color, sub, subrank, subsize, vec, sarr, len, grp, wgrp, ngrp
   integer :: keyval, dup, cart, eh, cls, info, greq, status(MPI_STATUS_SIZE)
   character(len=20) :: value
@@ -109,10 +106,13 @@ program f_types_comm
   if (rank == 1 .or. nprocs == 1) call check(all(blk == b(3:4, 2:4)), 'Type_create_subarray ORDER_FORTRAN')
   call MPI_Type_free(sarr, ierr)
 
+#ifdef SKIFF_USE_MPI
+  ! The standard has MPI_SIZEOF in the mpi and mpi_f08 modules only.
   call MPI_Sizeof(col, i, ierr)
   call check(i == 8 .and. ierr == MPI_SUCCESS, 'MPI_SIZEOF of a DOUBLE PRECISION array')
   call MPI_Sizeof(len, i, ierr)
   call check(i == 4, 'MPI_SIZEOF of an INTEGER')
+#endif
 
   call MPI_Get_address(b(1, 1), addr1, ierr)
   call MPI_Get_address(b(1, 2), addr2, ierr)
@@ -213,14 +213,4 @@ program f_types_comm
 
   call MPI_Finalize(ierr)
   if (rank == 0) print '(a)', 'f_types_comm: ok'
-contains
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    integer :: e
-    if (.not. ok) then
-      print '(a,i0,a,a)', 'FAIL [rank ', rank, '] ', what
-      call MPI_Abort(MPI_COMM_WORLD, 1, e)
-    end if
-  end subroutine
 end program

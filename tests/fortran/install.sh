@@ -22,9 +22,9 @@ for w in mpifort mpif90 mpif77; do
         fail "$w -show: $("$prefix/bin/$w" -show)"
 done
 [ "$("$prefix/bin/mpifort" --showme:libs)" = "mpifort mpi" ] || fail "mpifort --showme:libs"
-"$prefix/bin/mpif77" -Wall "$src/f_p2p.f" -o p2p || fail "mpif77 f_p2p.f"
-"$prefix/bin/mpifort" -Wall "$src/f_coll.f90" -o coll || fail "mpifort f_coll.f90"
-"$prefix/bin/mpif90" -Wall "$src/f08_p2p.f90" -o f08 || fail "mpif90 f08_p2p.f90 (use mpi_f08)"
+"$prefix/bin/mpif77" -Wall -cpp "$src/f_p2p.f" "$src/fcheck.f" -o p2p || fail "mpif77 f_p2p.f"
+"$prefix/bin/mpifort" -Wall "$src/f_coll.f90" "$src/fcheck.f" -o coll || fail "mpifort f_coll.f90"
+"$prefix/bin/mpif90" -Wall "$src/f08_p2p.f90" "$src/fcheck.f" -o f08 || fail "mpif90 f08_p2p.f90 (use mpi_f08)"
 # The mpi module checks the hand-written calls too: an attribute value must be an ADDRESS_KIND integer.
 printf '%s\n' 'program bad' '  use mpi' '  integer :: ierr' \
     '  call MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_TAG_UB, 1, ierr)' 'end program' >bad.f90

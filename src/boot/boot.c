@@ -13,6 +13,7 @@
 
 #include "boot/pmi.h"
 #include "util/config.h"
+#include "util/log.h"
 
 struct skiff_boot_info skiff_boot = {.job_fd = -1};
 const struct skiff_pmi_client *skiff_boot_pmi;
@@ -21,14 +22,14 @@ static int parse_num(const char *name, int base, uint64_t max, uint64_t *out)
 {
     const char *v = skiff_config_launch_var(name);
     if (!v) {
-        fprintf(stderr, "skiff: started by mpiexec but %s is missing from the environment\n", name);
+        skiff_error("started by mpiexec but %s is missing from the environment", name);
         return -1;
     }
     char *end;
     errno = 0;
     unsigned long long x = strtoull(v, &end, base);
     if (errno || *end || x > max) {
-        fprintf(stderr, "skiff: %s=%s is not a valid value\n", name, v);
+        skiff_error("%s=%s is not a valid value", name, v);
         return -1;
     }
     *out = x;
@@ -48,17 +49,17 @@ static int foreign_launcher(void)
                                  NULL};
     for (int i = 0; vars[i]; i++) {
         if (skiff_config_launch_var(vars[i])) {
-            fprintf(stderr,
-                    "skiff: this process was started by another launcher (%s is set), which this build of "
-                    "skiff cannot join%s; start it with skiff's mpiexec\n",
-                    vars[i], NO_PMIX);
+            skiff_error(
+                        "this process was started by another launcher (%s is set), which this build of "
+                        "skiff cannot join%s; start it with skiff's mpiexec",
+                        vars[i], NO_PMIX);
             return 1;
         }
     }
     const char *ntasks = skiff_config_launch_var("SLURM_NTASKS");
     if (skiff_config_launch_var("SLURM_STEP_ID") && ntasks && atoi(ntasks) > 1) {
-        fprintf(stderr, "skiff: started by srun (%s tasks) without a PMI interface skiff can use; start it "
-                        "with skiff's mpiexec\n", ntasks);
+        skiff_error("started by srun (%s tasks) without a PMI interface skiff can use; start it "
+                    "with skiff's mpiexec", ntasks);
         return 1;
     }
     return 0;
@@ -75,14 +76,14 @@ static int init_launched(void)
     if (skiff_config_launch_var("SKIFF_NODE_CPUS") && parse_num("SKIFF_NODE_CPUS", 10, 1 << 20, &cpus))
         return -1;
     if (size < 1 || rank >= size) {
-        fprintf(stderr, "skiff: SKIFF_RANK=%llu is not below SKIFF_SIZE=%llu\n", (unsigned long long)rank,
-                (unsigned long long)size);
+        skiff_error("SKIFF_RANK=%llu is not below SKIFF_SIZE=%llu", (unsigned long long)rank,
+                    (unsigned long long)size);
         return -1;
     }
+    skiff_log_set_rank((int)rank);
     struct stat st;
     if (fstat((int)fd, &st) != 0) {
-        fprintf(stderr, "skiff: rank %llu: the job segment fd %llu from mpiexec is not open (%s)\n",
-                (unsigned long long)rank, (unsigned long long)fd, strerror(errno));
+        skiff_error("the job segment fd %llu from mpiexec is not open (%s)", (unsigned long long)fd, strerror(errno));
         return -1;
     }
     skiff_boot.rank = (int)rank;
@@ -99,7 +100,7 @@ static int init_singleton(void)
 {
     int fd = memfd_create("skiff-singleton", MFD_CLOEXEC);
     if (fd < 0) {
-        fprintf(stderr, "skiff: memfd_create failed: %s\n", strerror(errno));
+        skiff_error("memfd_create failed: %s", strerror(errno));
         return -1;
     }
     skiff_boot.rank = 0;
@@ -120,8 +121,8 @@ static int create_segment(int nlocal, char *val, size_t len)
     struct skiff_job_header *h = NULL;
     if (fd < 0 || ftruncate(fd, (off_t)hb) != 0 ||
         (h = mmap(NULL, hb, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED) {
-        fprintf(stderr, "skiff: rank %d: cannot create the node's job segment: %s\n", skiff_boot.rank,
-                strerror(errno));
+        skiff_error("cannot create the node's job segment: %s",
+                    strerror(errno));
         if (fd >= 0)
             close(fd);
         return -1;
@@ -142,14 +143,14 @@ static int open_segment(const char *val)
     int pid = 0, rfd = 0;
     char path[64];
     if (sscanf(val, "%d:%d", &pid, &rfd) != 2) {
-        fprintf(stderr, "skiff: rank %d: the node leader published no job segment ('%s')\n", skiff_boot.rank, val);
+        skiff_error("the node leader published no job segment ('%s')", val);
         return -1;
     }
     snprintf(path, sizeof path, "/proc/%d/fd/%d", pid, rfd);
     int fd = open(path, O_RDWR | O_CLOEXEC);
     if (fd < 0)
-        fprintf(stderr, "skiff: rank %d: cannot open the node leader's job segment %s: %s\n", skiff_boot.rank, path,
-                strerror(errno));
+        skiff_error("cannot open the node leader's job segment %s: %s", path,
+                    strerror(errno));
     return fd;
 }
 
@@ -179,7 +180,7 @@ static int share_segment(void)
     if (!skiff_boot.secret) {
         unsigned long long j, sec;
         if (skiff_boot_pmi->get(0, "skiff-job", val, sizeof val) || sscanf(val, "%llx:%llx", &j, &sec) != 2) {
-            fprintf(stderr, "skiff: rank %d: rank 0 did not publish the job's identity\n", skiff_boot.rank);
+            skiff_error("rank 0 did not publish the job's identity");
             return -1;
         }
         skiff_boot.jobid = j;
@@ -219,6 +220,7 @@ static int init_pmi(const struct skiff_pmi_client *client)
     skiff_boot_pmi = client;
     if (client->init(&rank, &size))
         return -1;
+    skiff_log_set_rank(rank);
     skiff_boot.rank = rank;
     skiff_boot.size = size;
     skiff_boot.pmi = 1;
@@ -260,15 +262,14 @@ int skiff_boot_init(void)
 static int check_header(const struct skiff_job_header *h)
 {
     if (h->magic != SKIFF_JOB_MAGIC || h->version != SKIFF_JOB_VERSION) {
-        fprintf(stderr, "skiff: rank %d: the job segment has magic %#llx version %u, expected %#llx version %d: "
-                        "mpiexec and libmpi come from different skiff builds\n",
-                skiff_boot.rank, (unsigned long long)h->magic, h->version, (unsigned long long)SKIFF_JOB_MAGIC,
-                SKIFF_JOB_VERSION);
+        skiff_error("the job segment has magic %#llx version %u, expected %#llx version %d: mpiexec and libmpi "
+                    "come from different skiff builds",
+                    (unsigned long long)h->magic, h->version, (unsigned long long)SKIFF_JOB_MAGIC, SKIFF_JOB_VERSION);
         return -1;
     }
     if ((int)h->nranks != skiff_boot.local_size) {
-        fprintf(stderr, "skiff: rank %d: the job segment is for %u ranks, but %d run on this node\n", skiff_boot.rank,
-                h->nranks, skiff_boot.local_size);
+        skiff_error("the job segment is for %u ranks, but %d run on this node",
+                    h->nranks, skiff_boot.local_size);
         return -1;
     }
     return 0;
@@ -280,14 +281,14 @@ unsigned char *skiff_boot_map(size_t total)
     int fd = skiff_boot.job_fd;
     /* Every rank grows the file to the same size; ftruncate to an equal or smaller size is harmless. */
     if (fstat(fd, &st) != 0 || ((size_t)st.st_size < total && ftruncate(fd, (off_t)total) != 0)) {
-        fprintf(stderr, "skiff: rank %d: cannot grow the job segment to %zu bytes: %s\n", skiff_boot.rank, total,
-                strerror(errno));
+        skiff_error("cannot grow the job segment to %zu bytes: %s", total,
+                    strerror(errno));
         return NULL;
     }
     void *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) {
-        fprintf(stderr, "skiff: rank %d: cannot map the job segment (%zu bytes): %s\n", skiff_boot.rank, total,
-                strerror(errno));
+        skiff_error("cannot map the job segment (%zu bytes): %s", total,
+                    strerror(errno));
         return NULL;
     }
     skiff_boot.seg = p;

@@ -9,6 +9,7 @@
 #include "boot/boot.h"
 #include "boot/pmi.h"
 #include "util/timer.h"
+#include "util/log.h"
 
 #define CARD_WAIT_SECONDS 60.0
 
@@ -18,7 +19,7 @@ static int segment_exchange(const char *mine)
 {
     struct skiff_job_header *h = skiff_boot.hdr;
     if (!h) {
-        fprintf(stderr, "skiff: rank %d: no job segment to exchange addresses in\n", skiff_boot.rank);
+        skiff_error("no job segment to exchange addresses in");
         return -1;
     }
     snprintf(skiff_job_card(h, (uint32_t)skiff_boot.rank), SKIFF_JOB_CARD, "%s", mine);
@@ -27,8 +28,8 @@ static int segment_exchange(const char *mine)
     struct timespec nap = {0, 200000};
     while (atomic_load_explicit(&h->cards_ready, memory_order_acquire) < h->nranks) {
         if (skiff_now() > give_up) {
-            fprintf(stderr, "skiff: rank %d: only %u of %u ranks published their addresses within %.0f s\n",
-                    skiff_boot.rank, atomic_load(&h->cards_ready), h->nranks, CARD_WAIT_SECONDS);
+            skiff_error("only %u of %u ranks published their addresses within %.0f s", atomic_load(&h->cards_ready),
+                        h->nranks, CARD_WAIT_SECONDS);
             return -1;
         }
         nanosleep(&nap, NULL);
@@ -39,7 +40,7 @@ static int segment_exchange(const char *mine)
 int skiff_boot_cards_exchange(const char *mine)
 {
     if (strlen(mine) >= SKIFF_JOB_CARD) {
-        fprintf(stderr, "skiff: rank %d: address card of %zu bytes is too long\n", skiff_boot.rank, strlen(mine));
+        skiff_error("address card of %zu bytes is too long", strlen(mine));
         return -1;
     }
     if (skiff_boot.pmi) {
@@ -57,7 +58,7 @@ int skiff_boot_card(int rank, char *out, size_t len)
         snprintf(key, sizeof key, "skiff-card-%d", rank);
         if (skiff_boot_pmi->get(rank, key, out, len) == 0)
             return 0;
-        fprintf(stderr, "skiff: rank %d: rank %d published no address card\n", skiff_boot.rank, rank);
+        skiff_error("rank %d published no address card", rank);
         return -1;
     }
     snprintf(out, len, "%s", skiff_job_card(skiff_boot.hdr, (uint32_t)rank));

@@ -1,4 +1,5 @@
 #include "boot/nodemap.h"
+#include "util/log.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,7 +78,7 @@ int skiff_nodemap_parse(struct skiff_nodemap *m, int nranks, const char *mapping
         per_cycle += (long)b[i].nodes * b[i].ppn;
     }
     if (nb <= 0 || nnodes > nranks * 2 + 64 || per_cycle == 0) {
-        fprintf(stderr, "skiff: cannot read the launcher's process mapping '%s'\n", mapping);
+        skiff_error("cannot read the launcher's process mapping '%s'", mapping);
         return -1;
     }
     int *node = calloc((size_t)nranks, sizeof *node), r = 0;

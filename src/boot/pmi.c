@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "util/config.h"
+#include "util/log.h"
 
 #define LINE_MAX_PMI 1024
 
@@ -31,7 +32,7 @@ static int send_line(const char *line)
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
-            fprintf(stderr, "skiff: writing to the PMI server (PMI_FD=%d) failed: %s\n", pmi.fd, strerror(errno));
+            skiff_error("writing to the PMI server (PMI_FD=%d) failed: %s", pmi.fd, strerror(errno));
             return -1;
         }
         off += (size_t)n;
@@ -49,7 +50,7 @@ static int read_line(char *buf, size_t len)
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0) {
-            fprintf(stderr, "skiff: the PMI server (PMI_FD=%d) closed the connection\n", pmi.fd);
+            skiff_error("the PMI server (PMI_FD=%d) closed the connection", pmi.fd);
             return -1;
         }
         if (c == '\n')
@@ -89,11 +90,11 @@ static int call(const char *cmd, const char *expect, char *reply, size_t len)
     if (send_line(cmd) || read_line(reply, len))
         return -1;
     if (!field(reply, "cmd", what, sizeof what) || strcmp(what, expect) != 0) {
-        fprintf(stderr, "skiff: PMI server answered '%s' to '%.*s'\n", reply, (int)strcspn(cmd, "\n"), cmd);
+        skiff_error("PMI server answered '%s' to '%.*s'", reply, (int)strcspn(cmd, ""), cmd);
         return -1;
     }
     if (field(reply, "rc", rc, sizeof rc) && strcmp(rc, "0") != 0) {
-        fprintf(stderr, "skiff: PMI '%.*s' failed: %s\n", (int)strcspn(cmd, "\n"), cmd, reply);
+        skiff_error("PMI '%.*s' failed: %s", (int)strcspn(cmd, ""), cmd, reply);
         return -1;
     }
     return 0;
@@ -142,7 +143,7 @@ static int env_int(const char *name, int *out)
         return -1;
     long x = strtol(v, &end, 10);
     if (*end || x < 0 || x > (1 << 20)) {
-        fprintf(stderr, "skiff: %s=%s is not a valid value\n", name, v);
+        skiff_error("%s=%s is not a valid value", name, v);
         return -1;
     }
     *out = (int)x;
@@ -155,7 +156,7 @@ static int dial(const char *hostport)
     char host[256];
     const char *colon = strrchr(hostport, ':');
     if (!colon || colon == hostport || (size_t)(colon - hostport) >= sizeof host) {
-        fprintf(stderr, "skiff: PMI_PORT=%s is not host:port\n", hostport);
+        skiff_error("PMI_PORT=%s is not host:port", hostport);
         return -1;
     }
     memcpy(host, hostport, (size_t)(colon - hostport));
@@ -163,7 +164,7 @@ static int dial(const char *hostport)
     struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res, *ai;
     int rc = getaddrinfo(host, colon + 1, &hints, &res), fd = -1;
     if (rc) {
-        fprintf(stderr, "skiff: PMI_PORT=%s: %s\n", hostport, gai_strerror(rc));
+        skiff_error("PMI_PORT=%s: %s", hostport, gai_strerror(rc));
         return -1;
     }
     for (ai = res; ai && fd < 0; ai = ai->ai_next) {
@@ -175,7 +176,7 @@ static int dial(const char *hostport)
     }
     freeaddrinfo(res);
     if (fd < 0)
-        fprintf(stderr, "skiff: cannot reach the PMI server at PMI_PORT=%s: %s\n", hostport, strerror(errno));
+        skiff_error("cannot reach the PMI server at PMI_PORT=%s: %s", hostport, strerror(errno));
     return fd;
 }
 
@@ -215,14 +216,14 @@ static int pmi1_init(int *rank, int *size)
     if (*size < 0 && env_int("PMI_SIZE", size))
         goto fail;
     if (*size < 1 || *size > SKIFF_PMI_MAX_RANKS || *rank >= *size) {
-        fprintf(stderr, "skiff: the PMI launcher gave rank %d of %d ranks\n", *rank, *size);
+        skiff_error("the PMI launcher gave rank %d of %d ranks", *rank, *size);
         goto fail;
     }
     if (skiff_pmi_init(fd) == 0)
         return 0;
 fail:
-    fprintf(stderr, "skiff: cannot start under the PMI launcher (%s=%s)\n", port ? "PMI_PORT" : "PMI_FD",
-            port ? port : skiff_config_launch_var("PMI_FD"));
+    skiff_error("cannot start under the PMI launcher (%s=%s)", port ? "PMI_PORT" : "PMI_FD",
+                port ? port : skiff_config_launch_var("PMI_FD"));
     pmi.fd = -1;
     return -1;
 }

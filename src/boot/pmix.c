@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "util/config.h"
+#include "util/log.h"
 
 static struct {
     pmix_proc_t me, all; /* this rank; every rank of the namespace (PMIX_RANK_WILDCARD) */
@@ -63,9 +64,9 @@ static long get_number(const pmix_proc_t *proc, const char *key, int print)
     pmix_status_t rc = PMIx_Get(proc, key, NULL, 0, &v);
     long x = rc == PMIX_SUCCESS ? number(v) : -1;
     if (x < 0 && print)
-        fprintf(stderr, "skiff: rank %u: the PMIx launcher gives no %s for rank %d (%s)\n", px.me.rank, key,
-                proc->rank == PMIX_RANK_WILDCARD ? -1 : (int)proc->rank,
-                rc == PMIX_SUCCESS ? "not a number" : PMIx_Error_string(rc));
+        skiff_error("the PMIx launcher gives no %s for rank %d (%s)", key,
+                    proc->rank == PMIX_RANK_WILDCARD ? -1 : (int)proc->rank,
+                    rc == PMIX_SUCCESS ? "not a number" : PMIx_Error_string(rc));
     if (v)
         PMIX_VALUE_RELEASE(v);
     return x;
@@ -163,9 +164,8 @@ static void register_events(void)
     if (rc >= 0)
         px.handler = (size_t)rc;
     else
-        fprintf(stderr, "skiff: rank %u: warning: cannot register for the PMIx launcher's fault events (%s); "
-                        "failures are still seen through the node's segment and closed connections\n",
-                px.me.rank, PMIx_Error_string(rc));
+        skiff_warn("cannot register for the PMIx launcher's fault events (%s); failures are still seen "
+                   "through the node's segment and closed connections", PMIx_Error_string(rc));
 }
 
 static int px_init(int *rank, int *size)
@@ -173,8 +173,8 @@ static int px_init(int *rank, int *size)
     pmix_status_t rc = PMIx_Init(&px.me, NULL, 0);
     if (rc != PMIX_SUCCESS) {
         const char *r = skiff_config_launch_var("PMIX_RANK"), *ns = skiff_config_launch_var("PMIX_NAMESPACE");
-        fprintf(stderr, "skiff: this process was started by a PMIx launcher (PMIX_RANK is set: %s, PMIX_NAMESPACE=%s), "
-                        "but PMIx_Init failed: %s\n", r ? r : "", ns ? ns : "(unset)", PMIx_Error_string(rc));
+        skiff_error("this process was started by a PMIx launcher (PMIX_RANK is set: %s, PMIX_NAMESPACE=%s), "
+                    "but PMIx_Init failed: %s", r ? r : "", ns ? ns : "(unset)", PMIx_Error_string(rc));
         return -1;
     }
     px.active = 1;
@@ -182,12 +182,13 @@ static int px_init(int *rank, int *size)
     long n = get_number(&px.all, PMIX_JOB_SIZE, 1);
     if (n < 1 || n > SKIFF_PMI_MAX_RANKS || px.me.rank >= (pmix_rank_t)n) {
         if (n >= 0)
-            fprintf(stderr, "skiff: the PMIx launcher gave rank %u of %ld ranks (skiff takes at most %d)\n",
-                    px.me.rank, n, SKIFF_PMI_MAX_RANKS);
+            skiff_error("the PMIx launcher gave rank %u of %ld ranks (skiff takes at most %d)",
+                        px.me.rank, n, SKIFF_PMI_MAX_RANKS);
         return -1;
     }
     *rank = (int)px.me.rank;
     *size = (int)n;
+    skiff_log_set_rank(*rank);
     register_events();
     return 0;
 }
@@ -201,7 +202,7 @@ static int px_put(const char *key, const char *value)
     pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, key, &v);
     if (rc == PMIX_SUCCESS)
         return 0;
-    fprintf(stderr, "skiff: rank %u: PMIx_Put of %s failed: %s\n", px.me.rank, key, PMIx_Error_string(rc));
+    skiff_error("PMIx_Put of %s failed: %s", key, PMIx_Error_string(rc));
     return -1;
 }
 
@@ -217,7 +218,7 @@ static int px_fence(void)
     }
     if (rc == PMIX_SUCCESS)
         return 0;
-    fprintf(stderr, "skiff: rank %u: the PMIx fence failed: %s\n", px.me.rank, PMIx_Error_string(rc));
+    skiff_error("the PMIx fence failed: %s", PMIx_Error_string(rc));
     return -1;
 }
 
@@ -235,8 +236,8 @@ static int px_get(int owner, const char *key, char *value, size_t len)
     if (ok)
         strcpy(value, v->data.string);
     else
-        fprintf(stderr, "skiff: rank %u: PMIx_Get of %s from rank %d failed: %s\n", px.me.rank, key, owner,
-                rc == PMIX_SUCCESS ? "not a string of the expected length" : PMIx_Error_string(rc));
+        skiff_error("PMIx_Get of %s from rank %d failed: %s", key, owner,
+                    rc == PMIX_SUCCESS ? "not a string of the expected length" : PMIx_Error_string(rc));
     if (v)
         PMIX_VALUE_RELEASE(v);
     return ok ? 0 : -1;
@@ -250,8 +251,8 @@ static int nodes_by_name(int *node, int size)
     char *list = NULL, *save = NULL;
     pmix_status_t rc = PMIx_Resolve_nodes(px.me.nspace, &list);
     if (rc != PMIX_SUCCESS || !list) {
-        fprintf(stderr, "skiff: rank %u: the PMIx launcher gives neither PMIX_NODEID for every rank nor the job's "
-                        "nodes (PMIx_Resolve_nodes: %s)\n", px.me.rank, PMIx_Error_string(rc));
+        skiff_error("the PMIx launcher gives neither PMIX_NODEID for every rank nor the job's "
+                    "nodes (PMIx_Resolve_nodes: %s)", PMIx_Error_string(rc));
         free(list);
         return -1;
     }
@@ -272,8 +273,8 @@ static int nodes_by_name(int *node, int size)
     free(list);
     for (int r = 0; r < size; r++)
         if (node[r] < 0) {
-            fprintf(stderr, "skiff: rank %u: the PMIx launcher places rank %d on none of the job's nodes (no "
-                            "PMIX_NODEID, not in PMIx_Resolve_peers)\n", px.me.rank, r);
+            skiff_error("the PMIx launcher places rank %d on none of the job's nodes (no "
+                        "PMIX_NODEID, not in PMIx_Resolve_peers)", r);
             return -1;
         }
     return 0;
@@ -299,8 +300,8 @@ static int px_nodemap(struct skiff_nodemap *m, int size)
     if (!node || node_ids(node, size))
         goto out;
     if (skiff_nodemap_from_nodes(m, size, node)) {
-        fprintf(stderr, "skiff: rank %u: cannot use the PMIx launcher's node ids (out of memory, or an id of %d or "
-                        "more)\n", px.me.rank, SKIFF_NODEMAP_MAX_ID);
+        skiff_error("cannot use the PMIx launcher's node ids (out of memory, or an id of %d or "
+                    "more)", SKIFF_NODEMAP_MAX_ID);
         goto out;
     }
     /* Our node's share of ranks must be what the launcher says runs here: a map that disagreed would
@@ -308,8 +309,8 @@ static int px_nodemap(struct skiff_nodemap *m, int size)
     long local = get_number(&px.all, PMIX_LOCAL_SIZE, 0);
     int mine = m->local_count[m->node[px.me.rank]];
     if (local >= 0 && local != mine) {
-        fprintf(stderr, "skiff: rank %u: the PMIx launcher says %ld ranks run on this node (PMIX_LOCAL_SIZE), but "
-                        "its node map puts %d here\n", px.me.rank, local, mine);
+        skiff_error("the PMIx launcher says %ld ranks run on this node (PMIX_LOCAL_SIZE), but "
+                    "its node map puts %d here", local, mine);
         skiff_nodemap_free(m);
         goto out;
     }
@@ -356,8 +357,8 @@ static int px_dead_rank(int *aborted)
         pmix_value_t *v = NULL;
         PMIX_LOAD_PROCID(&p, px.me.nspace, (pmix_rank_t)d);
         int host = PMIx_Get(&p, PMIX_HOSTNAME, NULL, 0, &v) == PMIX_SUCCESS && v->type == PMIX_STRING;
-        fprintf(stderr, "skiff: rank %u: the PMIx launcher reports rank %d%s%s: %s\n", px.me.rank, d,
-                host ? " on host " : "", host ? v->data.string : "", PMIx_Error_string(status));
+        skiff_error("the PMIx launcher reports rank %d%s%s: %s", d,
+                    host ? " on host " : "", host ? v->data.string : "", PMIx_Error_string(status));
         if (v)
             PMIX_VALUE_RELEASE(v);
         px.told = 1;

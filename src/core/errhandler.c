@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/objpool.h"
 #include "util/arch.h"
+#include "util/log.h"
 
 static struct skiff_objpool pool = SKIFF_OBJPOOL_INIT(struct skiff_errhandler);
 
@@ -100,10 +101,7 @@ static _Noreturn void fatal(MPI_Errhandler eh, enum skiff_eh_kind kind, const ch
     char msg[MPI_MAX_ERROR_STRING];
     if (skiff_err_string(code, msg) != 0 || !msg[0])
         snprintf(msg, sizeof msg, "error code %d", code);
-    char line[MPI_MAX_ERROR_STRING + 64];
-    int n = snprintf(line, sizeof line, "skiff: %s\n", msg);
-    ssize_t w = write(STDERR_FILENO, line, (size_t)(n < (int)sizeof line ? n : (int)sizeof line - 1));
-    (void)w;
+    skiff_error_named("%s", msg);
     char why[160];
     if (eh == MPI_ERRORS_ABORT)
         snprintf(why, sizeof why, "MPI_ERRORS_ABORT on %s %s (skiff ends the whole job)", skiff_eh_kind_name(kind),

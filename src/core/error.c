@@ -13,6 +13,7 @@
 #include "core/core.h"
 #include "core/errhandler.h"
 #include "util/arch.h"
+#include "util/log.h"
 
 const char *skiff_call = "MPI";
 
@@ -115,10 +116,7 @@ int skiff_err_string(int code, char *str)
 /* Says why on stderr, records how this rank ended for the launcher, and exits. */
 static _Noreturn void end_job(int code, const char *why, enum skiff_rank_state state)
 {
-    char line[256];
-    int n = snprintf(line, sizeof line, "skiff: rank %d: %s: ending the job (exit code %d)\n", skiff.rank, why, code);
-    ssize_t w = write(STDERR_FILENO, line, (size_t)n);
-    (void)w;
+    skiff_error("%s: ending the job (exit code %d)", why, code);
     skiff_boot_set_state(state, code);
     /* Flush what the program printed so far; the launcher tears the other ranks down. */
     fflush(NULL);

@@ -19,6 +19,7 @@
 #include "core/trace_format.h"
 #include "mpi/profile_calls.h"
 #include "util/config.h"
+#include "util/log.h"
 
 int skiff_trace_on;
 
@@ -68,7 +69,7 @@ int skiff_trace_init(void)
     tr.max = skiff_cfg.trace_records;
     tr.rec = malloc(tr.max * sizeof *tr.rec); /* untouched pages cost nothing */
     if (!tr.rec) {
-        fprintf(stderr, "skiff trace: rank %d: no memory for %zu records; not tracing\n", skiff.rank, tr.max);
+        skiff_error("trace: no memory for %zu records; not tracing", tr.max);
         return -1;
     }
     tr.n = 0;
@@ -321,13 +322,13 @@ void skiff_trace_finalize(void)
     if (f && fclose(f))
         ok = 0;
     if (!ok)
-        fprintf(stderr, "skiff trace: rank %d: cannot write %s: %s\n", skiff.rank, path, strerror(errno));
+        skiff_error("trace: cannot write %s: %s", path, strerror(errno));
     else if (skiff.rank == 0)
         fprintf(stderr, "skiff trace: %s.0 ... %s.%d (%zu records on rank 0%s); skiff-replay %s reads them\n",
                 prefix, prefix, skiff.size - 1, tr.n,
                 tr.truncated ? ", TRUNCATED: the buffer filled; SKIFF_TRACE_RECORDS raises it" : "", prefix);
     else if (tr.truncated)
-        fprintf(stderr, "skiff trace: rank %d: TRUNCATED after %zu records\n", skiff.rank, tr.n);
+        skiff_warn("trace: TRUNCATED after %zu records", tr.n);
     free(tr.rec);
     tr.rec = NULL;
     free(tr.seen);

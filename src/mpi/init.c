@@ -9,13 +9,14 @@
 #include "mpi/mpi_impl.h"
 #include "mpi/session.h"
 #include "util/timer.h"
+#include "util/log.h"
 
 _Noreturn void skiff_not_initialized(void)
 {
     const char *when = skiff_world_state == SKIFF_WORLD_ENDED ? "after MPI_Finalize"
                        : skiff.finalized                      ? "after the last MPI_Session_finalize"
                                                               : "before MPI_Init or MPI_Session_init";
-    fprintf(stderr, "skiff: %s called %s\n", skiff_call, when);
+    skiff_error("%s called %s", skiff_call, when);
     fflush(NULL);
     _exit(1);
 }
@@ -26,7 +27,7 @@ static int start(int required, int *provided, enum skiff_prof_call id, double t_
     if (skiff_world_state == SKIFF_WORLD_ACTIVE)
         return skiff_fail_world(skiff_err(MPI_ERR_OTHER, "MPI is already initialized"));
     if (skiff_world_state == SKIFF_WORLD_ENDED) {
-        fprintf(stderr, "skiff: %s called after MPI_Finalize\n", skiff_call);
+        skiff_error("%s called after MPI_Finalize", skiff_call);
         _exit(1);
     }
     /* Sessions may have started the process's MPI already; the world model joins them. */
@@ -34,7 +35,7 @@ static int start(int required, int *provided, enum skiff_prof_call id, double t_
     if (rc) {
         char msg[MPI_MAX_ERROR_STRING];
         skiff_err_string(rc, msg);
-        fprintf(stderr, "skiff: %s\n", msg);
+        skiff_error_named("%s", msg);
         skiff_abort_job(1, "MPI initialization failed");
     }
     skiff_world_state = SKIFF_WORLD_ACTIVE;
@@ -157,7 +158,7 @@ int PMPI_Abort(MPI_Comm comm, int errorcode)
     if (rc) {
         char msg[MPI_MAX_ERROR_STRING];
         skiff_err_string(rc, msg);
-        fprintf(stderr, "skiff: %s; ending the whole job instead\n", msg);
+        skiff_error_named("%s; ending the whole job instead", msg);
     }
     snprintf(why, sizeof why, "MPI_Abort(%s, %d) called", c ? skiff_comm_label(c) : "an invalid communicator",
              errorcode);

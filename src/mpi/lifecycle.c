@@ -18,6 +18,7 @@
 #include "mpi/mpi_impl.h"
 #include "mpi/session.h"
 #include "rma/win.h"
+#include "util/log.h"
 
 enum skiff_world_state skiff_world_state = SKIFF_WORLD_NEVER;
 
@@ -91,7 +92,7 @@ static int make_hidden(void)
 static int start(int thread_level)
 {
     if (skiff_core_init() != MPI_SUCCESS) {
-        fprintf(stderr, "skiff: %s failed; see the message above\n", skiff_call);
+        skiff_error("%s failed; see the message above", skiff_call);
         skiff_abort_job(1, "MPI initialization failed");
     }
     set_level(clamp_level(thread_level));

@@ -15,6 +15,7 @@
 #include "mpi/profile_table.h"
 #include "util/config.h"
 #include "util/timer.h"
+#include "util/log.h"
 
 /* The spans' gate: set while the profiler or the tracer (core/trace.h) records. */
 int skiff_prof_on;
@@ -170,8 +171,7 @@ void skiff_prof_finalize(void)
     struct skiff_prof_job job = {0};
     int rc = skiff_prof_gather(table, wall, &job);
     if (rc) {
-        fprintf(stderr, "skiff profile: rank %d: gathering the tables at MPI_Finalize failed; no report\n",
-                skiff.rank);
+        skiff_error("profile: gathering the tables at MPI_Finalize failed; no report");
         return;
     }
     if (skiff.rank == 0)
@@ -206,7 +206,7 @@ void skiff_prof_flush(void)
         return;
     struct skiff_prof_rec *recs = malloc(SKIFF_PC_COUNT * sizeof *recs);
     if (!recs) {
-        fprintf(stderr, "skiff profile: rank %d: out of memory for a partial report\n", skiff.rank);
+        skiff_error("profile: out of memory for a partial report");
         return;
     }
     struct skiff_prof_head head = {skiff_now() - init_start, 0};

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mpi/profile_table.h"
+#include "util/log.h"
 
 #define TOP_CALLS 5 /* calls broken down per rank, and named in the summary (at most 3 there) */
 
@@ -252,7 +253,7 @@ static void write_file(const struct totals *t, const char *path, const char *job
     }
     int written = f && fclose(f) == 0;
     if (!written)
-        fprintf(stderr, "skiff profile: cannot write %s: %s\n", path, strerror(errno));
+        skiff_error("profile: cannot write %s: %s", path, strerror(errno));
     write_summary(t, path, written);
 }
 
@@ -263,7 +264,7 @@ void skiff_prof_report(const struct skiff_prof_job *job, const char *path, const
     if (t && fold(job, t) == 0)
         write_file(t, path, jobname);
     else
-        fprintf(stderr, "skiff profile: out of memory writing the report\n");
+        skiff_error("profile: out of memory writing the report");
     if (t) {
         free(t->mpi);
         free(t->calls);

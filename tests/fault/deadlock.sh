@@ -21,11 +21,11 @@ reported() {
     r=0
     while [ $r -lt "$np" ]; do
         next=$(( (r + 1) % np )) prev=$(( (r + np - 1) % np ))
-        grep -q "^skiff\[$r\] error: MPI_Recv has been blocked for [0-9]* s (SKIFF_PROGRESS_TIMEOUT)" "$1" ||
+        grep -q "^skiff: rank $r: MPI_Recv has been blocked for [0-9]* s (SKIFF_PROGRESS_TIMEOUT)" "$1" ||
             { why="rank $r did not report that MPI_Recv is blocked"; return 1; }
-        grep -q "^skiff\[$r\] error:   pending send: peer $next, tag 5, 100 bytes, communicator ring$" "$1" ||
+        grep -q "^skiff: rank $r:   pending send: peer $next, tag 5, 100 bytes, communicator ring$" "$1" ||
             { why="rank $r did not list its pending send to $next"; return 1; }
-        grep -q "^skiff\[$r\] error:   pending receive: peer $prev, tag 7, 300 bytes, communicator ring$" "$1" ||
+        grep -q "^skiff: rank $r:   pending receive: peer $prev, tag 7, 300 bytes, communicator ring$" "$1" ||
             { why="rank $r did not list its pending receive from $prev"; return 1; }
         r=$((r + 1))
     done

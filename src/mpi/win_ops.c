@@ -165,6 +165,17 @@ static int rma(struct skiff_rma_op *op, MPI_Datatype odt, MPI_Datatype rdt, MPI_
     return MPI_SUCCESS;
 }
 
+/* The fast paths' shared test: a valid window, a predefined type, a target rank of the window that the
+ * caller may access now. NULL for anything else, which the general path then handles and reports. */
+static inline struct skiff_win *fast_target(MPI_Win win, MPI_Datatype dt, int target, const struct skiff_type **t)
+{
+    struct skiff_win *w = skiff_win_get(win);
+    *t = skiff_type_get(dt);
+    if (!w || !*t || !(*t)->predefined || target < 0 || target >= w->size || !in_epoch(w, target))
+        return NULL;
+    return w;
+}
+
 /* Put and get of count elements of one predefined type, the same on both sides, on a direct window: the
  * shape of halo and NetPIPE transfers. rma()'s checks for that shape with one datatype lookup, then one
  * copy. 1: done. 0: any other case, and any argument in doubt, which rma() then handles and reports. */
@@ -173,10 +184,9 @@ static int copy_fast(MPI_Win win, int get, const void *buf, MPI_Count oc, MPI_Da
 {
     if (odt != tdt || oc != tc || oc <= 0 || !buf)
         return 0;
-    struct skiff_win *w = skiff_win_get(win);
-    const struct skiff_type *t = skiff_type_get(odt);
-    if (!w || !t || !t->predefined || !t->contiguous || t->extent != (ptrdiff_t)t->size || target < 0 ||
-        target >= w->size || !in_epoch(w, target))
+    const struct skiff_type *t;
+    struct skiff_win *w = fast_target(win, odt, target, &t);
+    if (!w || !t->contiguous || t->extent != (ptrdiff_t)t->size)
         return 0;
     return skiff_rma_copy_one(w, get, target, disp, t, (size_t)oc, (void *)(uintptr_t)buf);
 }
@@ -207,10 +217,11 @@ static int acc_op_known_good(MPI_Op op, const struct skiff_type *t)
 static int atomic_fast(MPI_Win win, int cas, int fetch, const void *in, const void *cmp, void *out,
                        MPI_Datatype dt, int target, MPI_Aint disp, MPI_Op op)
 {
-    struct skiff_win *w = skiff_win_get(win);
-    const struct skiff_type *t = skiff_type_get(dt);
-    if (!w || !t || !t->predefined || target < 0 || target >= w->size || (fetch && !out) || (cas && !cmp) ||
-        (!in && (cas || op != MPI_NO_OP)) || !in_epoch(w, target))
+    if ((fetch && !out) || (cas && !cmp) || (!in && (cas || op != MPI_NO_OP)))
+        return 0;
+    const struct skiff_type *t;
+    struct skiff_win *w = fast_target(win, dt, target, &t);
+    if (!w)
         return 0;
     if (!cas && !acc_op_known_good(op, t))
         return 0;

@@ -72,6 +72,20 @@ static void fw_info_create_env(int p, MPI_Fint *info, MPI_Fint *ierr)
 }
 BIND(info_create_env, INFO_CREATE_ENV, (MPI_Fint *info, MPI_Fint *ierr), (info, ierr))
 
+/* MPI_F_SYNC_REG(BUF) from mpif.h and the mpi module (mpi_f08's is a Fortran subroutine: see
+ * gen_bindings.py). Nothing to do: that the compiler must call into the library, which may read and
+ * write buf, is what makes it store buf before the call and load it after. No IERROR. */
+SKIFF_F_API void mpi_f_sync_reg_(void *buf)
+{
+    (void)buf;
+}
+SKIFF_F_API void pmpi_f_sync_reg_(void *buf)
+{
+    (void)buf;
+}
+SKIFF_F_ALIAS(mpi_f_sync_reg_, mpi_f_sync_reg__, MPI_F_SYNC_REG)
+SKIFF_F_ALIAS(pmpi_f_sync_reg_, pmpi_f_sync_reg__, PMPI_F_SYNC_REG)
+
 /* ---- attributes: the value a Fortran program stores is an integer, kept as the pointer's bits ---- */
 
 /* What a Fortran caller reads: a value stored from Fortran comes back as it was; a predefined
@@ -306,6 +320,43 @@ static void fw_op_create(int p, f_user_fn fn, MPI_Fint *commute, MPI_Fint *op, M
 }
 BIND(op_create, OP_CREATE, (f_user_fn fn, MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierr),
      (fn, commute, op, ierr))
+
+/* MPI_Op_create_c (mpi_f08 only, as the generic MPI_Op_create_c: see gen_bindings.py): the Fortran
+ * procedure's len is INTEGER(KIND=MPI_COUNT_KIND), C's MPI_Count, so it is passed as it comes. */
+typedef void (*f_user_fn_c)(void *in, void *inout, MPI_Count *len, MPI_Fint *datatype);
+static void (*op_c_fns[NSLOTS])(void);
+#define OP_C_TRAMP(i)                                                                               \
+    static void op_c_tramp_##i(void *in, void *inout, MPI_Count *len, MPI_Datatype *dt)            \
+    {                                                                                              \
+        MPI_Fint fdt = MPI_Type_c2f(*dt);                                                          \
+        ((f_user_fn_c)op_c_fns[i])(in, inout, len, &fdt);                                          \
+    }
+SLOTS(OP_C_TRAMP)
+#define OP_C_ENTRY(i) op_c_tramp_##i,
+static MPI_User_function_c *const op_c_tramps[NSLOTS] = {SLOTS(OP_C_ENTRY)};
+
+static void fw_op_create_c(int p, f_user_fn_c fn, MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierr)
+{
+    OPTIONAL_IERR(ierr)
+    int s = slot_of(op_c_fns, (void (*)(void))fn);
+    if (s < 0) {
+        *ierr = MPI_ERR_INTERN; /* more distinct Fortran op procedures than slots */
+        return;
+    }
+    MPI_Op c = MPI_OP_NULL;
+    *ierr = p ? PMPI_Op_create_c(op_c_tramps[s], *commute, &c)
+              : MPI_Op_create_c(op_c_tramps[s], *commute, &c);
+    if (*ierr == MPI_SUCCESS)
+        *op = MPI_Op_c2f(c);
+}
+SKIFF_F_API void mpi_op_create_c_f08_(f_user_fn_c fn, MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierr)
+{
+    fw_op_create_c(0, fn, commute, op, ierr);
+}
+SKIFF_F_API void pmpi_op_create_c_f08_(f_user_fn_c fn, MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierr)
+{
+    fw_op_create_c(1, fn, commute, op, ierr);
+}
 
 typedef void (*f_handler_fn)(MPI_Fint *obj, MPI_Fint *code);
 #define ERRHANDLERS(lower, UPPER, Kind, CType, Fn)                                                  \

@@ -381,6 +381,10 @@ F08_HAND = {
         'integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state', 'type(MPI_Request), intent(out) :: request']),
     'Op_create': (['user_fn', 'commute', 'op'], ['procedure(MPI_User_function) :: user_fn',
                                                  'logical, intent(in) :: commute', 'type(MPI_Op), intent(out) :: op']),
+    # Its own generic, as in the standard: a generic cannot tell it from MPI_Op_create (two procedure
+    # arguments are never distinguishable), so Fortran calls it by the C name (fortran_hand.c).
+    'Op_create_c': (['user_fn', 'commute', 'op'], ['procedure(MPI_User_function_c) :: user_fn',
+                                                   'logical, intent(in) :: commute', 'type(MPI_Op), intent(out) :: op']),
 }
 for _k, _o, _t in (('Comm', 'comm', 'MPI_Comm'), ('Type', 'datatype', 'MPI_Datatype'), ('Win', 'win', 'MPI_Win')):
     _kv = _k.lower() + '_keyval'
@@ -503,6 +507,40 @@ def sizeof_wrapper():
     return L
 
 
+def with_pmpi(lines):
+    """An mpi module interface and its PMPI_ twin (the same procedure under its profiling name)."""
+    return lines + [re.sub(r'\b(subroutine|function) MPI_', r'\1 PMPI_', lines[0], count=1)] + lines[1:]
+
+
+# MPI_F_SYNC_REG(buf): no C call and no IERROR. The call is the point: the compiler cannot see into the
+# library, so it must assume buf was read and written, and keeps no copy of it in a register across the
+# call. In mpif.h and the mpi module it is mpi_f_sync_reg_ (fortran_hand.c, a C function that does
+# nothing); in mpi_f08 the specific MPI_F_sync_reg_f08ts, an empty Fortran subroutine in libmpifort.
+def sync_reg_interface(rank):
+    """The generic MPI_F_sync_reg (and PMPI_): rank '*' for the mpi module (NO_ARG_CHECK, so any
+    type, kind and rank), '..' for mpi_f08 (assumed rank)."""
+    L = []
+    for p in ('MPI', 'PMPI'):
+        decl = ['      type(*), dimension(%s) :: buf' % rank]
+        if rank == '*':
+            decl.insert(0, '      !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf')
+            L += ['  interface', '    subroutine %s_F_sync_reg(buf)' % p, '      implicit none'] + decl + [
+                  '    end subroutine', '  end interface']
+        else:
+            L += ['  interface %s_F_sync_reg' % p, '    subroutine %s_F_sync_reg_f08ts(buf)' % p,
+                  '      implicit none'] + decl + ['    end subroutine', '  end interface']
+    return L
+
+
+def sync_reg_wrapper():
+    L = []
+    for p in ('MPI', 'PMPI'):
+        L += ['subroutine %s_F_sync_reg_f08ts(buf)' % p, '  implicit none', '  type(*), dimension(..) :: buf',
+              '  ! Nothing to do: being called is what makes the caller reload buf from memory.',
+              '  if (rank(buf) < 0) return', 'end subroutine', '']
+    return L
+
+
 def f08_hand_interface(name):
     args, decls = F08_HAND[name]
     if name == 'Pcontrol':  # no IERROR
@@ -542,7 +580,7 @@ def main():
             listing.append('hand %s' % name)
             if name in F08_HAND:
                 f08_ifaces.extend(f08_hand_interface(name))
-            ifaces.extend(mpi_hand_interface(name))
+            ifaces.extend(with_pmpi(mpi_hand_interface(name)))
             continue
         if why and name.endswith('_c') and name[:-2] in by_name:
             # A large-count form: an mpi_f08 specific of the generic MPI_X beside MPI_X's own, when
@@ -552,9 +590,11 @@ def main():
                     gen_f08.signature(base[1], base[2], LOGICAL, CHOICE, ARRAY_NAMES))
             body = []
             try:
-                if same and name == 'Op_create_c':
-                    raise Unbound('a generic cannot tell it from MPI_Op_create (only the user function\'s '
-                                  'interface differs, MPI_User_function_c); not bound')
+                if name == 'Op_create_c':
+                    listing.append('f08-only %s large-count form of MPI_Op_create, in mpi_f08 only, as its own '
+                                   'generic MPI_Op_create_c (fortran_hand.c)' % name)
+                    f08_ifaces.extend(f08_hand_interface(name))
+                    continue
                 if same:
                     raise Unbound('its Fortran arguments are MPI_%s\'s (MPI_COUNT_KIND = MPI_ADDRESS_KIND), '
                                   'so MPI_%s serves both' % (base[1], base[1]))
@@ -587,7 +627,7 @@ def main():
         listing.append('bound %s' % name)
         itf = interface(ret, name, params)
         if itf:
-            ifaces.extend(itf)
+            ifaces.extend(with_pmpi(itf))
         for prefix in ('MPI', 'PMPI'):
             f = gen_f08.interface(ret, name, params, LOGICAL, CHOICE, ARRAY_NAMES, prefix)
             if f is None:
@@ -600,11 +640,14 @@ def main():
         sys.exit('gen_bindings: SKIFF_F_HAND names no call of mpi.h: %s' % ', '.join(sorted(missing)))
     open(out_c, 'w').write('\n'.join(out) + '\n')
     if out_if:
-        open(out_if, 'w').write('\n'.join(ifaces + ['end interface'] + sizeof_interface()) + '\n')
+        open(out_if, 'w').write('\n'.join(ifaces + ['end interface'] + sizeof_interface() +
+                                          status_conv_interface() + sync_reg_interface('*')) + '\n')
     if out_f08_if:
-        open(out_f08_if, 'w').write('\n'.join(f08_ifaces + sizeof_interface() + status_conv_interface()) + '\n')
+        open(out_f08_if, 'w').write('\n'.join(f08_ifaces + sizeof_interface() + status_conv_interface() +
+                                              sync_reg_interface('..')) + '\n')
     if out_f08_wrap:
-        open(out_f08_wrap, 'w').write('\n'.join(f08_wrap + sizeof_wrapper() + status_conv_wrapper()) + '\n')
+        open(out_f08_wrap, 'w').write('\n'.join(f08_wrap + sizeof_wrapper() + status_conv_wrapper() +
+                                                sync_reg_wrapper()) + '\n')
     open(out_list, 'w').write('\n'.join(sorted(listing, key=lambda l: l.split()[1])) + '\n')
 
 

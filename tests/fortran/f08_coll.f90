@@ -3,7 +3,8 @@
 ! Gather(v), Scatter(v), Allgather(v), Alltoall(v,w), Reduce_scatter(_block), Scan, Exscan,
 ! Reduce_local, a nonblocking Iallreduce and a persistent Bcast_init, a section as a blocking buffer,
 ! the large-count forms (Allreduce, Sendrecv, Get_count with MPI_COUNT_KIND counts),
-! and a user op written in Fortran with mpi_f08's MPI_User_function (TYPE(C_PTR) vectors).
+! and user ops written in Fortran with mpi_f08's MPI_User_function (TYPE(C_PTR) vectors) and, through
+! MPI_Op_create_c, MPI_User_function_c (an MPI_COUNT_KIND length).
 ! Prints "FAIL [rank N]" and aborts on a wrong answer.
 module f08_coll_ops
   use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
@@ -14,6 +15,19 @@ contains
   subroutine absmax(invec, inoutvec, len, datatype)
     type(c_ptr), value :: invec, inoutvec
     integer :: len
+    type(MPI_Datatype) :: datatype
+    integer, pointer :: a(:), b(:)
+    if (.not. (datatype == MPI_INTEGER)) return
+    call c_f_pointer(invec, a, [len])
+    call c_f_pointer(inoutvec, b, [len])
+    b = max(abs(a), abs(b))
+  end subroutine
+
+  ! The same for MPI_Op_create_c: the length is an INTEGER(KIND=MPI_COUNT_KIND).
+  subroutine absmax_c(invec, inoutvec, len, datatype)
+    use mpi_f08, only: MPI_COUNT_KIND
+    type(c_ptr), value :: invec, inoutvec
+    integer(kind=MPI_COUNT_KIND) :: len
     type(MPI_Datatype) :: datatype
     integer, pointer :: a(:), b(:)
     if (.not. (datatype == MPI_INTEGER)) return
@@ -167,6 +181,12 @@ program f08_coll
   call check(all(ivsum == [np - 1, np, 3]) .or. (np == 1 .and. all(ivsum == iv)), 'user op absmax')
   call MPI_Op_free(op)
   call check(op == MPI_OP_NULL, 'Op_free')
+  ! MPI_Op_create_c: its own generic (a procedure argument cannot pick a specific of MPI_Op_create).
+  call MPI_Op_create_c(absmax_c, .true., op)
+  iv = [-rank, rank + 1, -3]
+  call MPI_Allreduce(iv, ivsum, 3_MPI_COUNT_KIND, MPI_INTEGER, op, MPI_COMM_WORLD)
+  call check(all(ivsum == [np - 1, np, 3]) .or. (np == 1 .and. all(ivsum == iv)), 'Op_create_c absmax_c')
+  call MPI_Op_free(op)
 
   deallocate(sendv, recvv, counts, displs, rcounts, rdispls, types)
   call MPI_Finalize()

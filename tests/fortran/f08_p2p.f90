@@ -1,7 +1,7 @@
 ! Point-to-point through the mpi_f08 module: TYPE(MPI_Comm) etc., TYPE(MPI_Status) with its public
 ! components, IERROR left out, a ring with status checks and MPI_Get_count, Status_f082f/f2f08,
 ! Isend/Irecv/Waitall with a status array, Waitany's 1-based index, MPI_STATUS_IGNORE, Sendrecv, Probe/Iprobe, handle == and /=,
-! strings (Comm_get_name, Error_string), PMPI_ forms, a generalized request whose query, free and
+! strings (Comm_get_name, Error_string), PMPI_ forms, MPI_F_sync_reg, a generalized request whose query, free and
 ! cancel procedures are Fortran, and array sections as buffers: a non-contiguous
 ! section in a blocking send and receive (copied), refused in a nonblocking call when the
 ! implementation says it cannot take one (MPI_SUBARRAYS_SUPPORTED .FALSE.: an error of class
@@ -46,7 +46,7 @@ program f08_p2p
   type(MPI_Request) :: reqs(2), rq
   type(MPI_Comm) :: dup
   double precision :: sbuf(10), rbuf(10)
-  integer :: m(4, 5), row(5), six(6)
+  integer :: m(4, 5), row(5), six(6), m2(3, 2)
   character(len=MPI_MAX_OBJECT_NAME) :: name
   character(len=MPI_MAX_ERROR_STRING) :: msg
   character(len=MPI_MAX_LIBRARY_VERSION_STRING) :: version
@@ -174,6 +174,11 @@ program f08_p2p
   call MPI_Comm_free(dup)
   call check(dup == MPI_COMM_NULL, 'Comm_free')
 
+  ! MPI_F_sync_reg: any type and rank, no IERROR; the buffer is left as it was.
+  m2 = 3
+  call MPI_F_sync_reg(m2)
+  call MPI_F_sync_reg(m2(2, :))
+  call check(all(m2 == 3), 'MPI_F_sync_reg')
   call MPI_Barrier(MPI_COMM_WORLD)
   call MPI_Finalize(ierr)
   call check(ierr == MPI_SUCCESS, 'Finalize')

@@ -2,8 +2,9 @@
 ! with -DSKIFF_USE_MPI for the mpi module): a ring with
 ! status checks (MPI_SOURCE, MPI_TAG, MPI_Get_count), nonblocking calls
 ! with a status array, Waitany's 1-based index, MPI_STATUS_IGNORE,
-! Sendrecv, Probe, and errors returned (MPI_ERRORS_RETURN, Error_class,
-! Error_string). Prints "FAIL [rank N]" and aborts on a wrong answer.
+! Sendrecv, Probe, errors returned (MPI_ERRORS_RETURN, Error_class,
+! Error_string), PMPI_ names and MPI_F_SYNC_REG. Prints "FAIL [rank N]"
+! and aborts on a wrong answer.
       program f_p2p
 #include "use_mpi.inc"
       integer ierr, rank, nprocs, next, prev, n, i, idx, cls, slen
@@ -97,6 +98,14 @@
      &           'MPI_Error_string length')
       call check(msg(slen+1:) .eq. ' ', 'error string blank-padded')
       call check(MPI_WTIME() .ge. t0, 'MPI_Wtime')
+      call PMPI_COMM_RANK(MPI_COMM_WORLD, i, ierr)
+      call check(i .eq. rank .and. ierr .eq. MPI_SUCCESS,
+     &           'PMPI_Comm_rank')
+      call check(PMPI_WTIME() .ge. t0, 'PMPI_Wtime')
+!     MPI_F_SYNC_REG: no IERROR; the buffer is left as it was.
+      rbuf(1) = 5
+      call MPI_F_SYNC_REG(rbuf)
+      call check(rbuf(1) .eq. 5, 'MPI_F_SYNC_REG')
 
       call MPI_FINALIZE(ierr)
       if (rank .eq. 0) print '(a)', 'f_p2p: ok'

@@ -3,8 +3,8 @@
 ! column-major array section, MPI_Type_create_subarray with MPI_ORDER_FORTRAN, Comm_split,
 ! Comm_set_name/Comm_get_name (CHARACTER lengths and blank padding), groups, a Cartesian grid,
 ! MPI_TAG_UB, a keyval with a copy procedure written in Fortran, Info keys and values, an error handler
-! written in Fortran, a generalized request whose procedures are Fortran, MPI_SIZEOF (mpi only), and
-! the MPI_Type_get_extent/Get_address INTEGER(MPI_ADDRESS_KIND)s.
+! written in Fortran, a generalized request whose procedures are Fortran, MPI_SIZEOF and TYPE(MPI_Status)
+! with MPI_Status_f2f08/f082f (mpi only), and the MPI_Type_get_extent/Get_address INTEGER(MPI_ADDRESS_KIND)s.
 ! Prints "FAIL [rank N]" and aborts on a wrong answer.
 module f_tc_procs
 #include "use_mpi.inc"
@@ -57,6 +57,9 @@ program f_types_comm
 #include "use_mpi.inc"
   integer :: ierr, rank, nprocs, i, j, color, sub, subrank, subsize, vec, sarr, len, grp, wgrp, ngrp
   integer :: keyval, dup, cart, eh, cls, info, greq, status(MPI_STATUS_SIZE)
+#ifdef SKIFF_USE_MPI
+  type(MPI_Status) :: st08
+#endif
   character(len=20) :: value
   integer :: dims(2), coords(2), src, dst, ranks(1), tr(1)
   logical :: periods(2), flag
@@ -210,6 +213,14 @@ program f_types_comm
   call MPI_Wait(greq, status, ierr)
   call check(status(MPI_SOURCE) == 7 .and. status(MPI_TAG) == 5, 'Grequest query procedure')
   call check(handler_calls == 501 .and. greq == MPI_REQUEST_NULL, 'Grequest free procedure')
+#ifdef SKIFF_USE_MPI
+  ! The mpi module has TYPE(MPI_Status) and MPI_Status_f2f08/f082f too.
+  call MPI_Status_f2f08(status, st08, ierr)
+  call check(ierr == MPI_SUCCESS .and. st08%MPI_SOURCE == 7 .and. st08%MPI_TAG == 5, 'MPI_Status_f2f08')
+  st08%MPI_TAG = 6
+  call MPI_Status_f082f(st08, status, ierr)
+  call check(status(MPI_TAG) == 6 .and. status(MPI_SOURCE) == 7, 'MPI_Status_f082f')
+#endif
 
   call MPI_Finalize(ierr)
   if (rank == 0) print '(a)', 'f_types_comm: ok'

@@ -25,13 +25,17 @@ done
 "$prefix/bin/mpif77" -Wall -cpp "$src/f_p2p.f" "$src/fcheck.f" -o p2p || fail "mpif77 f_p2p.f"
 "$prefix/bin/mpifort" -Wall "$src/f_coll.f90" "$src/fcheck.f" -o coll || fail "mpifort f_coll.f90"
 "$prefix/bin/mpif90" -Wall "$src/f08_p2p.f90" "$src/fcheck.f" -o f08 || fail "mpif90 f08_p2p.f90 (use mpi_f08)"
-# The mpi module checks the hand-written calls too: an attribute value must be an ADDRESS_KIND integer.
-printf '%s\n' 'program bad' '  use mpi' '  integer :: ierr' \
-    '  call MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_TAG_UB, 1, ierr)' 'end program' >bad.f90
-if "$prefix/bin/mpifort" -c bad.f90 -o bad.o 2>bad.err; then
-    fail "use mpi accepted MPI_Comm_set_attr with a default INTEGER value"
-fi
-grep -q 'attribute_val' bad.err || fail "use mpi: unexpected error for the bad MPI_Comm_set_attr: $(cat bad.err)"
+# The mpi module checks the hand-written calls too (an attribute value must be an ADDRESS_KIND integer),
+# and the PMPI_ names as their MPI_ twins: each program must be rejected with the argument named.
+rejects() { # name, argument the error must name, the call
+    printf '%s\n' "program $1" '  use mpi' '  integer :: ierr' "  call $3" 'end program' >"$1.f90"
+    if "$prefix/bin/mpifort" -c "$1.f90" -o "$1.o" 2>"$1.err"; then
+        fail "use mpi accepted $3"
+    fi
+    grep -q "$2" "$1.err" || fail "use mpi: unexpected error for $3: $(cat "$1.err")"
+}
+rejects bad attribute_val 'MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_TAG_UB, 1, ierr)'
+rejects badp 'argument .rank' 'PMPI_Comm_rank(MPI_COMM_WORLD, 1.5, ierr)'
 for p in p2p coll f08; do
     out=$("$prefix/bin/mpiexec" -n 2 "./$p" 2>&1) || fail "$p: $out"
     printf '%s\n' "$out" | grep -q ': ok$' || fail "$p printed: $out"

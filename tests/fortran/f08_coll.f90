@@ -8,7 +8,7 @@
 ! Prints "FAIL [rank N]" and aborts on a wrong answer.
 module f08_coll_ops
   use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
-  use mpi_f08, only: MPI_Datatype, MPI_INTEGER, operator(==)
+  use mpi_f08, only: MPI_Datatype, MPI_INTEGER, MPI_COUNT_KIND, operator(==)
   implicit none
 contains
   ! Elementwise maximum of absolute values, INTEGER only.
@@ -16,16 +16,18 @@ contains
     type(c_ptr), value :: invec, inoutvec
     integer :: len
     type(MPI_Datatype) :: datatype
-    integer, pointer :: a(:), b(:)
-    if (.not. (datatype == MPI_INTEGER)) return
-    call c_f_pointer(invec, a, [len])
-    call c_f_pointer(inoutvec, b, [len])
-    b = max(abs(a), abs(b))
+    call absmax_n(invec, inoutvec, int(len, MPI_COUNT_KIND), datatype)
   end subroutine
 
   ! The same for MPI_Op_create_c: the length is an INTEGER(KIND=MPI_COUNT_KIND).
   subroutine absmax_c(invec, inoutvec, len, datatype)
-    use mpi_f08, only: MPI_COUNT_KIND
+    type(c_ptr), value :: invec, inoutvec
+    integer(kind=MPI_COUNT_KIND) :: len
+    type(MPI_Datatype) :: datatype
+    call absmax_n(invec, inoutvec, len, datatype)
+  end subroutine
+
+  subroutine absmax_n(invec, inoutvec, len, datatype)
     type(c_ptr), value :: invec, inoutvec
     integer(kind=MPI_COUNT_KIND) :: len
     type(MPI_Datatype) :: datatype

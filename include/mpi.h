@@ -165,18 +165,14 @@ enum {
 };
 
 /* Not in the standard ABI (the Forum's header leaves them out: they tie C to a Fortran compiler), but
- * in MPI-4.1's C API: skiff has no Fortran bindings, so the "ignore" values are null pointers, and
- * TYPE(MPI_Status) is MPI_STATUS_SIZE MPI_Fints laid out as the Fortran 77 array. */
+ * in MPI-4.1's C API: TYPE(MPI_Status) is MPI_STATUS_SIZE MPI_Fints laid out as the Fortran 77 array
+ * (MPI_F_STATUS_IGNORE and the other "ignore" values are below, with the calls). */
 typedef struct {
     MPI_Fint MPI_SOURCE;
     MPI_Fint MPI_TAG;
     MPI_Fint MPI_ERROR;
     MPI_Fint MPI_internal[5];
 } MPI_F08_status;
-#define MPI_F_STATUS_IGNORE     ((MPI_Fint*)0)
-#define MPI_F_STATUSES_IGNORE   ((MPI_Fint*)0)
-#define MPI_F08_STATUS_IGNORE   ((MPI_F08_status*)0)
-#define MPI_F08_STATUSES_IGNORE ((MPI_F08_status*)0)
 
 enum {
     MPI_SUCCESS = 0,
@@ -350,6 +346,15 @@ typedef void (MPI_T_event_dropped_cb_function)(MPI_Count count, MPI_T_event_regi
 #else
 #define SKIFF_MPI_API
 #endif
+
+/* MPI-4.1: global variables, not constant expressions: the addresses of the Fortran MPI_STATUS_IGNORE
+ * and MPI_STATUSES_IGNORE (the same objects in mpif.h, mpi and mpi_f08), so C code that calls or
+ * implements Fortran bindings can pass and recognise them. libmpifort sets them when it is loaded; in a
+ * program without the Fortran bindings they are null. */
+extern SKIFF_MPI_API MPI_Fint *MPI_F_STATUS_IGNORE;
+extern SKIFF_MPI_API MPI_Fint *MPI_F_STATUSES_IGNORE;
+extern SKIFF_MPI_API MPI_F08_status *MPI_F08_STATUS_IGNORE;
+extern SKIFF_MPI_API MPI_F08_status *MPI_F08_STATUSES_IGNORE;
 
 SKIFF_MPI_API int MPI_Init(int *argc, char ***argv);
 SKIFF_MPI_API int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);

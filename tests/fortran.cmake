@@ -58,6 +58,14 @@ foreach(_t "mpifh_p2p|f_p2p.f" "p2p|f_p2p.f|-DSKIFF_USE_MPI" "coll|f_coll.f90"
   endforeach()
 endforeach()
 
+# C's MPI_F_STATUS_IGNORE / MPI_F_STATUSES_IGNORE in a program with the Fortran bindings: one rank.
+add_executable(mpitest_f_c_status_ignore ${SKIFF_FTEST_SRC}/c_status_ignore.c)
+target_link_libraries(mpitest_f_c_status_ignore PRIVATE mpifort mpi)
+set_target_properties(mpitest_f_c_status_ignore PROPERTIES
+  OUTPUT_NAME f_c_status_ignore RUNTIME_OUTPUT_DIRECTORY ${SKIFF_TEST_BIN})
+skiff_mpi_test(fortran_c_status_ignore f_c_status_ignore.c "1" TIMEOUT 60)
+set_tests_properties(fortran_c_status_ignore_np1 PROPERTIES LABELS "mpi;fortran")
+
 # The built-in profiler sees Fortran calls under their MPI names (mpif.h, mpi and mpi_f08).
 add_test(NAME fortran_profile COMMAND sh ${SKIFF_FTEST_SRC}/profile.sh ${SKIFF_MPIEXEC}
   $<TARGET_FILE:mpitest_f_mpifh_p2p> $<TARGET_FILE:mpitest_f_coll> $<TARGET_FILE:mpitest_f08_coll>)

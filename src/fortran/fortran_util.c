@@ -18,6 +18,17 @@ SKIFF_F_API MPI_Fint mpi_fortran_errcodes_ignore_[1];
 SKIFF_F_API MPI_Fint mpi_fortran_unweighted_[1];
 SKIFF_F_API MPI_Fint mpi_fortran_weights_empty_[1];
 
+/* C's MPI_F_STATUS_IGNORE and friends (libmpi's variables, mpi.h) become the addresses of the Fortran
+ * objects (mpi_f08's MPI_STATUS_IGNORE is bound to the same symbol), once, when libmpifort is loaded:
+ * before main, so before any call. */
+__attribute__((constructor)) static void publish_status_ignores(void)
+{
+    MPI_F_STATUS_IGNORE = mpi_fortran_status_ignore_;
+    MPI_F_STATUSES_IGNORE = mpi_fortran_statuses_ignore_;
+    MPI_F08_STATUS_IGNORE = (MPI_F08_status *)mpi_fortran_status_ignore_;
+    MPI_F08_STATUSES_IGNORE = (MPI_F08_status *)mpi_fortran_statuses_ignore_;
+}
+
 void *skiff_f_alloc(size_t n, size_t size)
 {
     return calloc(n ? n : 1, size);

@@ -9,10 +9,25 @@
 _Static_assert(MPI_F_ERROR + 1 + HIDDEN == MPI_F_STATUS_SIZE && MPI_F_SOURCE == 0 && MPI_F_TAG == 1,
                "a Fortran status is source, tag, error, then the hidden fields");
 
+/* Set by libmpifort when it is loaded (fortran_util.c); null without it. */
+MPI_Fint *MPI_F_STATUS_IGNORE = NULL;
+MPI_Fint *MPI_F_STATUSES_IGNORE = NULL;
+MPI_F08_status *MPI_F08_STATUS_IGNORE = NULL;
+MPI_F08_status *MPI_F08_STATUSES_IGNORE = NULL;
+
+/* A null pointer, or one of the Fortran "ignore" objects: there is no status to convert (erroneous). */
+static int check_one(const void *p, const char *name)
+{
+    if (p && (p == MPI_F_STATUS_IGNORE || p == MPI_F_STATUSES_IGNORE))
+        return skiff_err(MPI_ERR_ARG, "%s is MPI_F_STATUS_IGNORE or MPI_F_STATUSES_IGNORE: there is no status "
+                                      "to convert", name);
+    return skiff_check_ptr(p, name);
+}
+
 static int check(const void *from, const char *from_name, const void *to, const char *to_name)
 {
-    int rc = skiff_check_ptr(from, from_name);
-    return skiff_fail_world(rc ? rc : skiff_check_ptr(to, to_name));
+    int rc = check_one(from, from_name);
+    return skiff_fail_world(rc ? rc : check_one(to, to_name));
 }
 
 int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)

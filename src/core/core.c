@@ -10,6 +10,7 @@
 #include "core/pt2pt.h"
 #include "core/request.h"
 #include "shm/cma.h"
+#include "self/self.h"
 #include "shm/shm.h"
 #include "tcp/tcp.h"
 #include <stdlib.h>
@@ -57,6 +58,7 @@ static int init_transports(void)
         return -1;
     for (int r = 0; r < skiff.size; r++)
         skiff.peer_tr[r] = skiff.via_tcp[r] ? skiff.tcp : skiff.shm ? skiff.shm : skiff.tcp;
+    skiff.peer_tr[skiff.rank] = &skiff_self_transport;
     /* One sleep for both transports: epoll, with shared memory's wake socket (a datagram socket that
      * senders poke when they find this rank asleep) in it beside the tcp rails. */
     if (skiff.tcp && skiff.shm && skiff_boot.local_size > 1) {

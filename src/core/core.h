@@ -10,7 +10,7 @@ struct skiff_core {
     int thread_level;
     const struct skiff_transport *shm; /* ranks on this node (NULL with SKIFF_TRANSPORTS=tcp) */
     const struct skiff_transport *tcp; /* ranks on other nodes (NULL in a one-node job) */
-    const struct skiff_transport **peer_tr; /* per job rank: the transport that reaches it */
+    const struct skiff_transport **peer_tr; /* per job rank: the transport that reaches it (self too) */
     unsigned char *via_tcp;             /* per job rank: 1 if reached over tcp */
     int sleep_mixed;                    /* peers on both transports: 1 sleeps in epoll, woken by shm's
                                            wake socket; 2 no wake socket, sleeps 1 ms at a time */
@@ -30,7 +30,7 @@ void skiff_core_tcp_networks(char *out, size_t len);
 /* The transports this machine offers and why one is held back (single copy refused or slow). */
 void skiff_core_transports(char *out, size_t len);
 
-/* The transport that reaches a job rank (self is handled by the core itself). */
+/* The transport that reaches a job rank (this rank itself: self/self.c). */
 static inline const struct skiff_transport *skiff_transport_for(int world_rank)
 {
     return skiff.peer_tr[world_rank];
@@ -41,7 +41,7 @@ static inline const struct skiff_transport *skiff_transport_for(int world_rank)
 static inline int skiff_peer_finalized(int world_rank)
 {
     const struct skiff_transport *t = skiff.peer_tr ? skiff.peer_tr[world_rank] : NULL;
-    return world_rank != skiff.rank && t && t->peer_finalized && t->peer_finalized(world_rank);
+    return t && t->peer_finalized && t->peer_finalized(world_rank);
 }
 
 #endif

@@ -71,10 +71,6 @@ static void defer(int peer, const struct skiff_hdr *h, const void *payload, size
  * Returns 1 if the message left now. */
 static int xmit(int peer, const struct skiff_hdr *h, const void *payload, size_t len, struct skiff_request *req)
 {
-    if (peer == skiff.rank) {
-        skiff_core_incoming(peer, h, payload, len);
-        return 1;
-    }
     if ((!pp.head || !pp.head[peer]) && skiff_transport_for(peer)->send(peer, h, payload, len) == 0)
         return 1;
     defer(peer, h, payload, len, req);
@@ -152,13 +148,11 @@ static inline __attribute__((always_inline)) int send_start(const void *buf, siz
                           .ctx = ctx, .len = bytes};
     struct skiff_request *r;
     *out = NULL;
-    /* Self-sends are always eager: the receive side copies or parks the data at once. */
-    int eager = peer == skiff.rank || bytes <= skiff_transport_for(peer)->max_eager;
+    const struct skiff_transport *t = skiff_transport_for(peer);
+    int eager = bytes <= t->max_eager; /* always, to oneself (self/self.c) */
     if (eager && mode == SKIFF_SEND_STANDARD) {
-        if (peer == skiff.rank || !pp.head || !pp.head[peer]) {
-            if (peer == skiff.rank || skiff_transport_for(peer)->send(peer, &h, buf, bytes) == 0) {
-                if (peer == skiff.rank)
-                    skiff_core_incoming(peer, &h, buf, bytes);
+        if (!pp.head || !pp.head[peer]) {
+            if (t->send(peer, &h, buf, bytes) == 0) {
                 if (blocking)
                     return MPI_SUCCESS;
                 *out = r = done_send(c, ctx, dest, peer, tag);
@@ -184,7 +178,7 @@ int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct sk
     int rc = send_start(buf, bytes, dest, tag, c, ctx, mode, blocking, out);
     if (SKIFF_UNLIKELY(skiff_trace_on) && !rc) {
         int peer = skiff_comm_world_rank(c, dest);
-        skiff_trace_send(c, ctx, peer, tag, bytes, *out, peer != skiff.rank && bytes > skiff_transport_for(peer)->max_eager,
+        skiff_trace_send(c, ctx, peer, tag, bytes, *out, bytes > skiff_transport_for(peer)->max_eager,
                          mode == SKIFF_SEND_SYNC);
     }
     return rc;
@@ -192,19 +186,16 @@ int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct sk
 
 int skiff_send_restart(struct skiff_request *r, const struct skiff_transport *t, int mode)
 {
-    int peer = r->world_peer, self = peer == skiff.rank;
-    SKIFF_TRACE_HOOK(skiff_trace_send(r->comm, r->ctx, peer, r->tag, r->bytes, r, !self && r->bytes > t->max_eager,
+    int peer = r->world_peer;
+    SKIFF_TRACE_HOOK(skiff_trace_send(r->comm, r->ctx, peer, r->tag, r->bytes, r, r->bytes > t->max_eager,
                                       mode == SKIFF_SEND_SYNC));
     struct skiff_hdr h = {.type = SKIFF_MSG_EAGER, .version = SKIFF_PROTO_VERSION, .src = r->comm->rank,
                           .tag = r->tag, .ctx = r->ctx, .len = r->bytes};
     r->st_error = MPI_SUCCESS;
     r->withdrawn = 0;
-    int eager = self || r->bytes <= t->max_eager;
+    int eager = r->bytes <= t->max_eager;
     if (eager && mode == SKIFF_SEND_STANDARD) {
-        if (self) {
-            skiff_core_incoming(peer, &h, r->buf, r->bytes);
-            r->state = SKIFF_RS_DONE;
-        } else if ((!pp.head || !pp.head[peer]) && t->send(peer, &h, r->buf, r->bytes) == 0) {
+        if ((!pp.head || !pp.head[peer]) && t->send(peer, &h, r->buf, r->bytes) == 0) {
             r->state = SKIFF_RS_DONE;
         } else {
             r->state = SKIFF_RS_POSTED;

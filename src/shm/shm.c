@@ -254,14 +254,17 @@ int skiff_shm_arm(int on)
     return anything_waiting();
 }
 
+/* Once the kernel has refused a single copy, every later one answers -ENOSYS at once, and the core
+ * asks for pipelined pieces instead (the table itself stays as it was set up). */
 static int shm_pull(int peer, uint64_t remote_addr, void *dst, size_t len)
 {
+    if (!shm.cma)
+        return -ENOSYS;
     int rc = skiff_cma_read(skiff_boot_pid(peer), remote_addr, dst, len);
     if (rc == -EPERM || rc == -ENOSYS) {
         skiff_log(SKIFF_LOG_INFO, "process_vm_readv from rank %d refused (%s): using pipelined copies", peer,
                   strerror(-rc));
         shm.cma = 0;
-        shm_ops.pull = NULL;
     }
     return rc;
 }

@@ -304,23 +304,6 @@ SLOTS(OP_TRAMP)
 #define OP_ENTRY(i) op_tramp_##i,
 static MPI_User_function *const op_tramps[NSLOTS] = {SLOTS(OP_ENTRY)};
 
-SKIFF_F_HAND(Op_create)
-static void fw_op_create(int p, f_user_fn fn, MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierr)
-{
-    OPTIONAL_IERR(ierr)
-    int s = slot_of(op_fns, (void (*)(void))fn);
-    if (s < 0) {
-        *ierr = MPI_ERR_INTERN; /* more distinct Fortran op procedures than slots */
-        return;
-    }
-    MPI_Op c = MPI_OP_NULL;
-    *ierr = p ? PMPI_Op_create(op_tramps[s], *commute, &c) : MPI_Op_create(op_tramps[s], *commute, &c);
-    if (*ierr == MPI_SUCCESS)
-        *op = MPI_Op_c2f(c);
-}
-BIND(op_create, OP_CREATE, (f_user_fn fn, MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierr),
-     (fn, commute, op, ierr))
-
 /* MPI_Op_create_c (mpi_f08 only, as the generic MPI_Op_create_c: see gen_bindings.py): the Fortran
  * procedure's len is INTEGER(KIND=MPI_COUNT_KIND), C's MPI_Count, so it is passed as it comes. */
 typedef void (*f_user_fn_c)(void *in, void *inout, MPI_Count *len, MPI_Fint *datatype);
@@ -335,19 +318,37 @@ SLOTS(OP_C_TRAMP)
 #define OP_C_ENTRY(i) op_c_tramp_##i,
 static MPI_User_function_c *const op_c_tramps[NSLOTS] = {SLOTS(OP_C_ENTRY)};
 
-static void fw_op_create_c(int p, f_user_fn_c fn, MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierr)
+/* The op whose trampoline calls the Fortran procedure fn: an MPI_User_function, or with large an
+ * MPI_User_function_c (MPI_Op_create_c). */
+static void make_op(int p, int large, void (*fn)(void), MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierr)
 {
     OPTIONAL_IERR(ierr)
-    int s = slot_of(op_c_fns, (void (*)(void))fn);
+    int s = slot_of(large ? op_c_fns : op_fns, fn);
     if (s < 0) {
         *ierr = MPI_ERR_INTERN; /* more distinct Fortran op procedures than slots */
         return;
     }
     MPI_Op c = MPI_OP_NULL;
-    *ierr = p ? PMPI_Op_create_c(op_c_tramps[s], *commute, &c)
-              : MPI_Op_create_c(op_c_tramps[s], *commute, &c);
+    if (large)
+        *ierr = p ? PMPI_Op_create_c(op_c_tramps[s], *commute, &c)
+                  : MPI_Op_create_c(op_c_tramps[s], *commute, &c);
+    else
+        *ierr = p ? PMPI_Op_create(op_tramps[s], *commute, &c) : MPI_Op_create(op_tramps[s], *commute, &c);
     if (*ierr == MPI_SUCCESS)
         *op = MPI_Op_c2f(c);
+}
+
+SKIFF_F_HAND(Op_create)
+static void fw_op_create(int p, f_user_fn fn, MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierr)
+{
+    make_op(p, 0, (void (*)(void))fn, commute, op, ierr);
+}
+BIND(op_create, OP_CREATE, (f_user_fn fn, MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierr),
+     (fn, commute, op, ierr))
+
+static void fw_op_create_c(int p, f_user_fn_c fn, MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierr)
+{
+    make_op(p, 1, (void (*)(void))fn, commute, op, ierr);
 }
 SKIFF_F_API void mpi_op_create_c_f08_(f_user_fn_c fn, MPI_Fint *commute, MPI_Fint *op, MPI_Fint *ierr)
 {

@@ -9,9 +9,10 @@ struct skiff_core {
     int initialized, finalized;
     int thread_level;
     const struct skiff_transport *shm; /* ranks on this node (NULL with SKIFF_TRANSPORTS=tcp) */
-    const struct skiff_transport *tcp; /* ranks on other nodes (NULL in a one-node job) */
+    const struct skiff_transport *tcp; /* ranks on other nodes: tcp, or ucx with SKIFF_TRANSPORTS naming
+                                          it (NULL in a one-node job) */
     const struct skiff_transport **peer_tr; /* per job rank: the transport that reaches it (self too) */
-    unsigned char *via_tcp;             /* per job rank: 1 if reached over tcp */
+    unsigned char *via_tcp;             /* per job rank: 1 if reached over tcp (or ucx) */
     int sleep_mixed;                    /* peers on both transports: 1 sleeps in epoll, woken by shm's
                                            wake socket; 2 no wake socket, sleeps 1 ms at a time */
     int oversubscribed;    /* more ranks on this node than CPUs: yield and sleep early */

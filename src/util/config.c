@@ -35,7 +35,7 @@ const struct skiff_config_row skiff_config_table[] = {
     {"SKIFF_NODE_SIZE", SKIFF_CFG_INT, "0", 0, 1 << 20, AT(node_size),
      "treat every N consecutive ranks as one node, to exercise node-aware algorithms on one machine (0: real hosts)"},
     {"SKIFF_TRANSPORTS", SKIFF_CFG_TRANSPORTS, "shm,tcp", 0, 0, AT(transports),
-     "transports allowed: shm,tcp (shared memory within a node, tcp between nodes) or tcp (tcp for every pair, loopback within a node)"},
+     "transports allowed: shm,tcp (shared memory within a node, tcp between nodes), tcp (tcp for every pair, loopback within a node), shm,ucx or ucx (UCX instead of tcp; only when built with UCX)"},
     {"SKIFF_TCP_NETS", SKIFF_CFG_STRING, "auto", 0, 0, AT(tcp_nets),
      "networks for tcp rails, comma-separated CIDRs (198.18.1.0/24) or interface names (eth1); auto: every non-loopback network both peers share, else loopback"},
     {"SKIFF_TCP_EAGER", SKIFF_CFG_SIZE, "65536", 0, 1 << 22, AT(tcp_eager),
@@ -44,6 +44,10 @@ const struct skiff_config_row skiff_config_table[] = {
      "bytes of one piece of a striped message (pieces go to the rail with the shortest backlog)"},
     {"SKIFF_TCP_SOCKBUF", SKIFF_CFG_SIZE, "0", 0, 1 << 30, AT(tcp_sockbuf),
      "socket send and receive buffer bytes per rail; 0 leaves them to the kernel's autotuning, which sizes them to the measured bandwidth-delay product"},
+    {"SKIFF_UCX_EAGER", SKIFF_CFG_SIZE, "65536", 0, 1 << 22, AT(ucx_eager),
+     "largest message (bytes) sent eagerly over ucx; larger ones go after a handshake in pieces that UCX moves with its own rendezvous"},
+    {"SKIFF_UCX_PIECE", SKIFF_CFG_SIZE, "1048576", 4096, 1 << 30, AT(ucx_piece),
+     "bytes of one piece of a large message over ucx"},
     {"SKIFF_PROFILE", SKIFF_CFG_INT, "0", 0, 1, AT(profile),
      "1: every rank records count, time and message sizes of each MPI call; rank 0 writes one report at MPI_Finalize (docs/profiler.md)"},
     {"SKIFF_PROFILE_FILE", SKIFF_CFG_STRING, "skiff-profile.<job>.txt", 0, 0, AT(profile_file),
@@ -91,6 +95,11 @@ static int parse_size(const struct skiff_config_row *r, const char *v, unsigned 
     return 0;
 }
 
+static const struct {
+    const char *name;
+    int bit;
+} transport_names[] = {{"shm", SKIFF_TR_SHM}, {"tcp", SKIFF_TR_TCP}, {"ucx", SKIFF_TR_UCX}};
+
 static int parse_transports(const struct skiff_config_row *r, const char *v, int *out, char *why)
 {
     if (strcmp(v, "auto") == 0)
@@ -99,14 +108,23 @@ static int parse_transports(const struct skiff_config_row *r, const char *v, int
     snprintf(buf, sizeof buf, "%s", v);
     *out = 0;
     for (char *save, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-        if (strcmp(w, "shm") == 0)
-            *out |= SKIFF_TR_SHM;
-        else if (strcmp(w, "tcp") == 0)
-            *out |= SKIFF_TR_TCP;
-        else
-            return bad(r, v, why, "expected a list of shm and tcp");
+        size_t i = 0;
+        while (i < sizeof transport_names / sizeof *transport_names && strcmp(w, transport_names[i].name) != 0)
+            i++;
+        if (i == sizeof transport_names / sizeof *transport_names)
+            return bad(r, v, why, "expected a list of shm, tcp and ucx");
+        *out |= transport_names[i].bit;
     }
-    return *out ? 0 : bad(r, v, why, "expected a list of shm and tcp");
+    if (!*out)
+        return bad(r, v, why, "expected a list of shm, tcp and ucx");
+    /* One transport between nodes: the core gives each peer exactly one. */
+    if ((*out & SKIFF_TR_TCP) && (*out & SKIFF_TR_UCX))
+        return bad(r, v, why, "tcp and ucx exclude each other (one transport between nodes)");
+#ifndef SKIFF_HAVE_UCX
+    if (*out & SKIFF_TR_UCX)
+        return bad(r, v, why, "this skiff was built without UCX (libucx-dev missing at configure time, or SKIFF_UCX=OFF)");
+#endif
+    return 0;
 }
 
 /* Parses v (the environment's value, else the row's default) into the field of c the row names. */
@@ -208,8 +226,10 @@ static void format(const struct skiff_config_row *r, const struct skiff_config *
         break;
     case SKIFF_CFG_TRANSPORTS:
         t = *(const int *)field;
-        snprintf(out, len, "%s%s%s", t & SKIFF_TR_SHM ? "shm" : "", t == (SKIFF_TR_SHM | SKIFF_TR_TCP) ? "," : "",
-                 t & SKIFF_TR_TCP ? "tcp" : "");
+        out[0] = 0;
+        for (size_t i = 0, off = 0; i < sizeof transport_names / sizeof *transport_names && off < len; i++)
+            if (t & transport_names[i].bit)
+                off += (size_t)snprintf(out + off, len - off, "%s%s", off ? "," : "", transport_names[i].name);
         break;
     case SKIFF_CFG_STRING:
         snprintf(out, len, "%s", *(const char *const *)field ? *(const char *const *)field : r->dflt);

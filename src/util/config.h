@@ -20,6 +20,8 @@ struct skiff_config {
     const char *tcp_nets;       /* SKIFF_TCP_NETS: CIDRs or interface names, comma-separated (NULL: all shared) */
     size_t tcp_eager;           /* SKIFF_TCP_EAGER: largest message sent eagerly over tcp */
     size_t tcp_piece;           /* SKIFF_TCP_PIECE: bytes of one striped piece of a large message */
+    size_t ucx_eager;           /* SKIFF_UCX_EAGER: largest message sent eagerly over ucx */
+    size_t ucx_piece;           /* SKIFF_UCX_PIECE: bytes of one piece of a large message over ucx */
     size_t tcp_sockbuf;         /* SKIFF_TCP_SOCKBUF: socket buffer bytes (0: kernel autotuning) */
     int profile;                /* SKIFF_PROFILE: 1 records every MPI call and writes a report at MPI_Finalize */
     const char *profile_file;   /* SKIFF_PROFILE_FILE: the report's path (NULL: skiff-profile.<job>.txt) */
@@ -30,6 +32,7 @@ struct skiff_config {
 
 #define SKIFF_TR_SHM 0x1
 #define SKIFF_TR_TCP 0x2
+#define SKIFF_TR_UCX 0x4 /* instead of tcp; accepted only when built with UCX */
 
 /* How a setting's text becomes its value. */
 enum skiff_config_kind {

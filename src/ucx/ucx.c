@@ -1,0 +1,469 @@
+#include "ucx/ucx.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <time.h>
+#include <unistd.h>
+#include <ucp/api/ucp.h>
+
+#include "boot/boot.h"
+#include "core/core.h"
+#include "core/error.h"
+#include "ucx/card.h"
+#include "util/config.h"
+#include "util/log.h"
+
+/* Active message ids: skiff's messages, and the goodbye a finalizing rank sends every peer last. */
+#define AM_MSG 0
+#define AM_BYE 1
+#define MAGIC 0x58435553u /* "SUCX" */
+/* Copies of payloads UCX has not finished with stop growing here; send then answers -EAGAIN and the
+ * core keeps the rest in order until progress has completed some. */
+#define INFLIGHT_LIMIT (64u << 20)
+
+/* What travels as the active message's header: the sender's rank and the job's secret (UCX does
+ * not say who sent an active message, and anything that learns a worker address may send to it),
+ * then the core's header verbatim. */
+struct ucx_head {
+    uint32_t magic;
+    int32_t rank;
+    uint64_t secret;
+    struct skiff_hdr h;
+};
+_Static_assert(sizeof(struct ucx_head) == 64, "head is 64 bytes");
+
+/* A payload copied because UCX still needed it when send had to return (rendezvous, full queues). */
+struct outgoing {
+    struct ucx_head w; /* UCX reads the header until completion too */
+    int peer;
+    size_t len;
+    unsigned char data[];
+};
+
+/* A message that could not go to the core at once: it waits behind an unfinished rendezvous, so
+ * the core still sees each peer's messages in the order they were sent. */
+struct arrival {
+    struct arrival *next;
+    int peer;
+    int waiting;   /* its rendezvous data is still coming */
+    struct skiff_hdr h;
+    void *data;
+    size_t len;
+    void *release; /* UCX's descriptor, held with UCS_INPROGRESS; else data is ours to free */
+};
+
+static struct {
+    ucp_context_h ctx;
+    ucp_worker_h worker;
+    int efd, epfd;
+    ucp_ep_h *ep;               /* per job rank; NULL for ranks not reached over ucx */
+    unsigned char *bye;         /* per job rank: its goodbye has arrived */
+    const unsigned char *uses;
+    struct arrival *qhead, *qtail;
+    int delivered;              /* messages handed to the core during this progress call */
+    size_t inflight_bytes;
+    unsigned inflight;
+    int same_machine;
+    int warned;                 /* a message without the secret was logged */
+} U = {.efd = -1, .epfd = -1};
+
+static struct skiff_transport ucx_ops;
+
+/* ---- failures ------------------------------------------------------------------------------- */
+
+static _Noreturn void peer_lost(int peer, ucs_status_t st)
+{
+    char why[200];
+    snprintf(why, sizeof why, "ucx: rank %d is unreachable (%s): it died or was killed", peer, ucs_status_string(st));
+    skiff_abort_job_peer_lost(why);
+}
+
+/* Errors from a peer that said goodbye are its endpoint closing, not a failure. */
+static void ep_failed(void *arg, ucp_ep_h ep, ucs_status_t st)
+{
+    (void)ep;
+    int peer = (int)(intptr_t)arg;
+    if (!U.bye[peer])
+        peer_lost(peer, st);
+}
+
+/* ---- output ----------------------------------------------------------------------------------- */
+
+static void send_done(void *req, ucs_status_t st, void *user)
+{
+    struct outgoing *o = user;
+    U.inflight_bytes -= o->len;
+    U.inflight--;
+    if (st != UCS_OK && !U.bye[o->peer])
+        peer_lost(o->peer, st);
+    free(o);
+    ucp_request_free(req);
+}
+
+/* Sends from a copy that lives until UCX completes the send. */
+static int post_copy(int peer, unsigned id, const struct ucx_head *w, const void *payload, size_t len)
+{
+    struct outgoing *o = malloc(sizeof *o + len);
+    if (!o)
+        skiff_abort_job(MPI_ERR_NO_MEM, "ucx: out of memory for the send queue");
+    o->w = *w;
+    o->peer = peer;
+    o->len = len;
+    if (len)
+        memcpy(o->data, payload, len);
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+                             .cb.send = send_done, .user_data = o};
+    ucs_status_ptr_t s = ucp_am_send_nbx(U.ep[peer], id, &o->w, sizeof o->w, o->data, len, &p);
+    if (s == NULL) {
+        free(o);
+        return 0;
+    }
+    if (UCS_PTR_IS_ERR(s))
+        peer_lost(peer, UCS_PTR_STATUS(s));
+    U.inflight_bytes += len;
+    U.inflight++;
+    return 0;
+}
+
+/* Tries to send straight from the caller's buffer, which works when UCX can finish at once (a
+ * short or copied eager message on a connected endpoint); otherwise sends from a copy, since the
+ * core may reuse the payload as soon as this returns 0. */
+static int ucx_send(int peer, const struct skiff_hdr *h, const void *payload, size_t len)
+{
+    if (U.inflight_bytes > INFLIGHT_LIMIT)
+        return -EAGAIN;
+    struct ucx_head w = {.magic = MAGIC, .rank = skiff.rank, .secret = skiff_boot.secret, .h = *h};
+    if (len <= ucx_ops.max_eager) {
+        ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL | UCP_OP_ATTR_FIELD_FLAGS,
+                                 .flags = UCP_AM_SEND_FLAG_EAGER};
+        ucs_status_ptr_t s = ucp_am_send_nbx(U.ep[peer], AM_MSG, &w, sizeof w, payload, len, &p);
+        if (s == NULL)
+            return 0;
+        if (UCS_PTR_STATUS(s) != UCS_ERR_NO_RESOURCE)
+            peer_lost(peer, UCS_PTR_STATUS(s));
+    }
+    return post_copy(peer, AM_MSG, &w, payload, len);
+}
+
+/* ---- input ------------------------------------------------------------------------------------ */
+
+static void enqueue(struct arrival *a)
+{
+    if (U.qtail)
+        U.qtail->next = a;
+    else
+        U.qhead = a;
+    U.qtail = a;
+}
+
+static void recv_done(void *req, ucs_status_t st, size_t len, void *user)
+{
+    (void)len;
+    struct arrival *a = user;
+    if (st != UCS_OK)
+        peer_lost(a->peer, st);
+    a->waiting = 0;
+    ucp_request_free(req);
+}
+
+/* Hands the queue's ready front to the core; stops at a rendezvous still in flight. */
+static int drain(void)
+{
+    int n = 0;
+    while (U.qhead && !U.qhead->waiting) {
+        struct arrival *a = U.qhead;
+        if (!(U.qhead = a->next))
+            U.qtail = NULL;
+        skiff_core_incoming(a->peer, &a->h, a->data, a->len);
+        if (a->release)
+            ucp_am_data_release(U.worker, a->release);
+        else
+            free(a->data);
+        free(a);
+        n++;
+    }
+    return n;
+}
+
+static int trusted(const void *header, size_t hlen, struct ucx_head *w)
+{
+    if (hlen == sizeof *w) {
+        memcpy(w, header, sizeof *w);
+        if (w->magic == MAGIC && w->secret == skiff_boot.secret && w->rank >= 0 && w->rank < skiff.size &&
+            U.uses[w->rank])
+            return 1;
+    }
+    if (!U.warned++)
+        skiff_error("ucx: dropped a message of %zu header bytes without this job's secret (further ones are dropped "
+                    "silently)", hlen);
+    return 0;
+}
+
+/* Runs inside ucp_worker_progress. An eager message with nothing queued before it goes to the core at
+ * once (the core may send from there: UCX allows sends from a callback); the rest waits in order. */
+static ucs_status_t on_message(void *arg, const void *header, size_t hlen, void *data, size_t len,
+                               const ucp_am_recv_param_t *param)
+{
+    (void)arg;
+    struct ucx_head w;
+    if (!trusted(header, hlen, &w))
+        return UCS_OK;
+    int rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
+    if (!rndv && !U.qhead) {
+        skiff_core_incoming(w.rank, &w.h, data, len);
+        U.delivered++;
+        return UCS_OK;
+    }
+    struct arrival *a = calloc(1, sizeof *a);
+    if (!a || !(a->data = rndv || !(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA) ? malloc(len ? len : 1) : data))
+        skiff_abort_job(MPI_ERR_NO_MEM, "ucx: out of memory for an arriving message");
+    a->peer = w.rank;
+    a->h = w.h;
+    a->len = len;
+    enqueue(a);
+    if (rndv) {
+        /* UCX's rendezvous moves the data (zero copy where the wire allows) into our buffer. */
+        ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+                                 .cb.recv_am = recv_done, .user_data = a};
+        ucs_status_ptr_t s = ucp_am_recv_data_nbx(U.worker, data, a->data, len, &p);
+        if (UCS_PTR_IS_ERR(s))
+            peer_lost(w.rank, UCS_PTR_STATUS(s));
+        a->waiting = s != NULL;
+        return UCS_INPROGRESS;
+    }
+    if (a->data == data) {
+        a->release = data;
+        return UCS_INPROGRESS;
+    }
+    memcpy(a->data, data, len);
+    return UCS_OK;
+}
+
+static ucs_status_t on_bye(void *arg, const void *header, size_t hlen, void *data, size_t len,
+                           const ucp_am_recv_param_t *param)
+{
+    (void)arg, (void)data, (void)len, (void)param;
+    struct ucx_head w;
+    if (trusted(header, hlen, &w))
+        U.bye[w.rank] = 1;
+    return UCS_OK;
+}
+
+static int ucx_progress(void)
+{
+    U.delivered = 0;
+    ucp_worker_progress(U.worker);
+    int n = U.delivered;
+    return U.qhead ? n + drain() : n;
+}
+
+/* Sleeps on the worker's event descriptor (and the watched ones) once ucp_worker_arm says nothing is
+ * pending; BUSY means something is, so we return and progress takes it. */
+static void ucx_sleep(double seconds, int (*ready)(void *arg), void *arg)
+{
+    if (U.qhead && !U.qhead->waiting)
+        return;
+    if (ucp_worker_arm(U.worker) == UCS_ERR_BUSY)
+        return;
+    if (ready && ready(arg))
+        return;
+    struct epoll_event ev[1];
+    epoll_wait(U.epfd, ev, 1, (int)(seconds * 1000));
+}
+
+/* ---- setup and teardown ----------------------------------------------------------------------- */
+
+void skiff_ucx_describe(char *out, size_t len)
+{
+    unsigned major, minor, release;
+    ucp_get_version(&major, &minor, &release);
+    snprintf(out, len, "UCX %u.%u.%u (wires chosen by UCX_TLS, default all)", major, minor, release);
+}
+
+int skiff_ucx_watch(int fd)
+{
+    struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
+    return epoll_ctl(U.epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+int skiff_ucx_same_machine(void)
+{
+    return U.same_machine;
+}
+
+static int open_worker(void)
+{
+    ucp_config_t *cfg;
+    ucp_params_t p = {.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
+                      .features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP, .mt_workers_shared = 0};
+    ucs_status_t st = ucp_config_read(NULL, NULL, &cfg);
+    if (st == UCS_OK) {
+        st = ucp_init(&p, cfg, &U.ctx);
+        ucp_config_release(cfg);
+    }
+    /* The core serializes every call into the transport (one thread at a time holds its lock). */
+    ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE, .thread_mode = UCS_THREAD_MODE_SINGLE};
+    if (st == UCS_OK)
+        st = ucp_worker_create(U.ctx, &wp, &U.worker);
+    if (st == UCS_OK)
+        st = ucp_worker_get_efd(U.worker, &U.efd);
+    if (st != UCS_OK) {
+        skiff_error("ucx: cannot open a UCP worker: %s (check UCX_TLS and UCX_NET_DEVICES)", ucs_status_string(st));
+        return -1;
+    }
+    U.epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (U.epfd < 0 || skiff_ucx_watch(U.efd) != 0) {
+        skiff_error("ucx: cannot set up the sleep's epoll: %s", strerror(errno));
+        return -1;
+    }
+    ucp_am_handler_param_t hp = {.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
+                                               UCP_AM_HANDLER_PARAM_FIELD_FLAGS,
+                                 .id = AM_MSG, .cb = on_message, .flags = UCP_AM_FLAG_WHOLE_MSG | UCP_AM_FLAG_PERSISTENT_DATA};
+    st = ucp_worker_set_am_recv_handler(U.worker, &hp);
+    hp.id = AM_BYE;
+    hp.cb = on_bye;
+    if (st == UCS_OK)
+        st = ucp_worker_set_am_recv_handler(U.worker, &hp);
+    if (st != UCS_OK) {
+        skiff_error("ucx: cannot register the active message handlers: %s", ucs_status_string(st));
+        return -1;
+    }
+    return 0;
+}
+
+static int connect_peer(int p)
+{
+    unsigned char addr[SKIFF_UCX_MAX_ADDR];
+    size_t alen;
+    uint32_t host;
+    char text[SKIFF_JOB_CARD];
+    if (skiff_boot_card(p, text, sizeof text) || skiff_ucx_card_decode(text, &host, addr, sizeof addr, &alen)) {
+        skiff_error("ucx: rank %d published an unreadable address card '%.60s...'", p, text);
+        return -1;
+    }
+    int same_host = host == skiff_ucx_host_hash();
+    U.same_machine += skiff_boot.map.node[p] != skiff_boot.node && same_host;
+    /* Peer failure reports restrict UCX to wires that can give them, which its shared-memory ones
+     * cannot: on this machine a death is seen as on the shm transport instead (the launcher, and the
+     * rank-state checks of an idle wait), so that UCX may pick shared memory here. */
+    ucp_ep_params_t ep = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                                        UCP_EP_PARAM_FIELD_ERR_HANDLER,
+                          .address = (const ucp_address_t *)addr,
+                          .err_mode = same_host ? UCP_ERR_HANDLING_MODE_NONE : UCP_ERR_HANDLING_MODE_PEER,
+                          .err_handler = {.cb = ep_failed, .arg = (void *)(intptr_t)p}};
+    ucs_status_t st = ucp_ep_create(U.worker, &ep, &U.ep[p]);
+    if (st == UCS_ERR_UNREACHABLE && !same_host) {
+        skiff_log(SKIFF_LOG_INFO, "ucx: rank %d is reachable only without peer failure reports", p);
+        ep.err_mode = UCP_ERR_HANDLING_MODE_NONE;
+        st = ucp_ep_create(U.worker, &ep, &U.ep[p]);
+    }
+    if (st != UCS_OK) {
+        skiff_error("ucx: cannot open an endpoint to rank %d: %s", p, ucs_status_string(st));
+        return -1;
+    }
+    return 0;
+}
+
+static int publish(void)
+{
+    ucp_worker_attr_t a = {.field_mask = UCP_WORKER_ATTR_FIELD_ADDRESS | UCP_WORKER_ATTR_FIELD_ADDRESS_FLAGS};
+    char text[SKIFF_JOB_CARD];
+    if (ucp_worker_query(U.worker, &a) != UCS_OK)
+        return -1;
+    int bad = skiff_ucx_card_encode(skiff_ucx_host_hash(), a.address, a.address_length, text, sizeof text);
+    if (bad)
+        skiff_error("ucx: this rank's worker address (%zu bytes) does not fit its %d-byte address card; narrow it "
+                    "with UCX_TLS or UCX_NET_DEVICES", a.address_length, SKIFF_JOB_CARD);
+    ucp_worker_release_address(U.worker, a.address);
+    return bad ? -1 : skiff_boot_cards_exchange(text);
+}
+
+static void ucx_finalize(void);
+
+const struct skiff_transport *skiff_ucx_init(const unsigned char *uses)
+{
+    U.uses = uses;
+    U.ep = calloc((size_t)skiff.size, sizeof *U.ep);
+    U.bye = calloc((size_t)skiff.size, 1);
+    if (!U.ep || !U.bye || open_worker() || publish())
+        goto fail;
+    for (int p = 0; p < skiff.size; p++)
+        if (uses[p] && connect_peer(p))
+            goto fail;
+    ucx_ops.max_eager = skiff_cfg.ucx_eager;
+    ucx_ops.max_piece = skiff_cfg.ucx_piece;
+    return &ucx_ops;
+fail:
+    ucx_finalize();
+    return NULL;
+}
+
+/* Goodbye to every peer after everything else we sent (one endpoint keeps order), then wait until
+ * every send has completed, every peer has said goodbye and every arrival went to the core: only then
+ * may endpoints close without losing a message in either direction. */
+static void say_goodbye(void)
+{
+    struct ucx_head w = {.magic = MAGIC, .rank = skiff.rank, .secret = skiff_boot.secret,
+                         .h = {.version = SKIFF_PROTO_VERSION}};
+    for (int p = 0; p < skiff.size; p++)
+        if (U.ep[p])
+            post_copy(p, AM_BYE, &w, NULL, 0);
+    for (;;) {
+        int open = U.inflight > 0 || U.qhead != NULL;
+        for (int p = 0; p < skiff.size; p++)
+            open += U.ep[p] && !U.bye[p];
+        if (!open)
+            break;
+        if (!ucx_progress())
+            ucx_sleep(0.01, NULL, NULL);
+    }
+}
+
+static void ucx_finalize(void)
+{
+    int eps = 0;
+    for (int p = 0; U.ep && p < skiff.size; p++)
+        eps += U.ep[p] != NULL;
+    if (eps && U.worker)
+        say_goodbye();
+    for (int p = 0; U.ep && p < skiff.size; p++) {
+        if (!U.ep[p])
+            continue;
+        /* Everything both ways has arrived: no need to wait for the peer's confirmation. */
+        ucp_request_param_t cp = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_EP_CLOSE_FLAG_FORCE};
+        ucs_status_ptr_t s = ucp_ep_close_nbx(U.ep[p], &cp);
+        while (s && !UCS_PTR_IS_ERR(s) && ucp_request_check_status(s) == UCS_INPROGRESS)
+            ucp_worker_progress(U.worker);
+        if (s && !UCS_PTR_IS_ERR(s))
+            ucp_request_free(s);
+    }
+    if (U.worker)
+        ucp_worker_destroy(U.worker);
+    if (U.ctx)
+        ucp_cleanup(U.ctx);
+    if (U.epfd >= 0)
+        close(U.epfd);
+    free(U.ep);
+    free(U.bye);
+    memset(&U, 0, sizeof U);
+    U.efd = U.epfd = -1;
+}
+
+/* A peer says goodbye once it has finalized: it reads nothing more from us. */
+static int ucx_peer_finalized(int peer)
+{
+    return U.bye[peer];
+}
+
+static struct skiff_transport ucx_ops = {
+    .name = "ucx",
+    .send = ucx_send,
+    .progress = ucx_progress,
+    .sleep = ucx_sleep,
+    .finalize = ucx_finalize,
+    .peer_finalized = ucx_peer_finalized,
+};

@@ -1,0 +1,22 @@
+/* The ucx transport: every message of skiff's protocol travels as one UCP active message, so the
+ * core does matching, rendezvous, synchronous sends and cancellation exactly as over tcp. UCX picks
+ * the wire (UCX_TLS: tcp, shared memory, InfiniBand/RoCE verbs, ...) and moves large pieces with its
+ * own rendezvous. Built only when pkg-config finds ucx (SKIFF_HAVE_UCX). */
+#ifndef SKIFF_UCX_H
+#define SKIFF_UCX_H
+
+#include <stddef.h>
+
+#include "core/transport.h"
+
+/* Collective over the whole job (every rank calls it): publishes this rank's worker address on its
+ * card, then opens an endpoint to every rank with uses[r] set. NULL after logging why. */
+const struct skiff_transport *skiff_ucx_init(const unsigned char *uses);
+/* Adds a descriptor whose readiness should end a sleep (shared memory's wake socket). 0 or -1. */
+int skiff_ucx_watch(int fd);
+/* After init: ranks of other nodes that run on this same machine (they compete for its CPUs). */
+int skiff_ucx_same_machine(void);
+/* The UCX library's version, for skiff-info. */
+void skiff_ucx_describe(char *out, size_t len);
+
+#endif

@@ -16,6 +16,7 @@
 #include "ucx/card.h"
 #include "util/config.h"
 #include "util/log.h"
+#include "util/timer.h"
 
 /* Active message ids: skiff's messages, and the goodbye a finalizing rank sends every peer last. */
 #define AM_MSG 0
@@ -24,6 +25,7 @@
 /* Copies of payloads UCX has not finished with stop growing here; send then answers -EAGAIN and the
  * core keeps the rest in order until progress has completed some. */
 #define INFLIGHT_LIMIT (64u << 20)
+#define SETUP_SECONDS 60.0
 
 /* What travels as the active message's header: the sender's rank and the job's secret (UCX does
  * not say who sent an active message, and anything that learns a worker address may send to it),
@@ -382,6 +384,57 @@ static int publish(void)
     return bad ? -1 : skiff_boot_cards_exchange(text);
 }
 
+static void flush_done(void *req, ucs_status_t st, void *user)
+{
+    (void)req;
+    *(ucs_status_t *)user = st;
+}
+
+/* UCX connects an endpoint on its first use, and only while both sides progress: a message sent
+ * just before its sender computes for a while (or sleeps) would wait with it. So every endpoint is
+ * connected here, while every rank progresses, as the tcp transport connects all its rails. */
+static int wire_up(void)
+{
+    ucs_status_t *st = calloc((size_t)skiff.size, sizeof *st);
+    void **req = calloc((size_t)skiff.size, sizeof *req);
+    int pending = 0, bad = -1;
+    for (int p = 0; st && req && p < skiff.size; p++) {
+        if (!U.ep[p])
+            continue;
+        ucp_request_param_t fp = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+                                  .cb.send = flush_done, .user_data = &st[p]};
+        st[p] = UCS_INPROGRESS;
+        req[p] = ucp_ep_flush_nbx(U.ep[p], &fp);
+        if (req[p] == NULL)
+            st[p] = UCS_OK;
+        else if (UCS_PTR_IS_ERR(req[p]))
+            st[p] = UCS_PTR_STATUS(req[p]), req[p] = NULL;
+        else
+            pending++;
+    }
+    double give_up = skiff_now() + SETUP_SECONDS;
+    while (st && req && pending && skiff_now() < give_up) {
+        if (!ucp_worker_progress(U.worker))
+            ucx_sleep(0.01, NULL, NULL);
+        pending = 0;
+        for (int p = 0; p < skiff.size; p++)
+            pending += U.ep[p] && st[p] == UCS_INPROGRESS;
+    }
+    for (int p = 0; st && req && p < skiff.size; p++) {
+        if (U.ep[p] && st[p] != UCS_OK && bad < 0)
+            bad = p;
+        if (req[p])
+            ucp_request_free(req[p]);
+    }
+    if (st && req && bad >= 0)
+        skiff_error("ucx: cannot connect to rank %d: %s", bad,
+                    st[bad] == UCS_INPROGRESS ? "no answer within the setup time" : ucs_status_string(st[bad]));
+    int ok = st && req && bad < 0 && !pending;
+    free(st);
+    free(req);
+    return ok ? 0 : -1;
+}
+
 static void ucx_finalize(void);
 
 const struct skiff_transport *skiff_ucx_init(const unsigned char *uses)
@@ -394,6 +447,8 @@ const struct skiff_transport *skiff_ucx_init(const unsigned char *uses)
     for (int p = 0; p < skiff.size; p++)
         if (uses[p] && connect_peer(p))
             goto fail;
+    if (wire_up())
+        goto fail;
     ucx_ops.max_eager = skiff_cfg.ucx_eager;
     ucx_ops.max_piece = skiff_cfg.ucx_piece;
     return &ucx_ops;

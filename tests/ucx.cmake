@@ -1,5 +1,5 @@
 # The ucx transport (src/ucx, label ucx): which multi-rank programs run again with SKIFF_TRANSPORTS=ucx
-# (skiff_ucx_twins in tests/CMakeLists.txt registers them), and its fault test. Nothing is registered
+# (skiff_ucx_twins in tests/CMakeLists.txt registers them), and its fault tests. Nothing is registered
 # when skiff is built without UCX; unit_config then checks that SKIFF_TRANSPORTS=ucx is refused.
 #
 # Point to point (eager, rendezvous pieces, order, wildcards, synchronous sends, cancellation, probes),
@@ -11,5 +11,32 @@ set(SKIFF_UCX_TWINS
   rma_fence rma_lock rma_passive rma_atomic rma_big)
 # UCX's shared-memory wires (no peer failure reports there): a smaller set.
 set(SKIFF_UCX_SHM_TWINS pingpong pt2pt_order ssend large coll_alltoall rma_passive)
-# shm inside pretend two-rank nodes, ucx between them: the mixed sleep.
+# shm within a node, ucx between two: the mixed sleep, and endpoints with peer failure reports.
 set(SKIFF_UCX_NODE_TWINS pingpong large coll_bcast coll_alltoall rma_lock)
+
+# Two made-up host names of this machine (mpiexec's PMI mode, local launcher): skiff sees two nodes.
+set(SKIFF_UCX_2HOSTS ${CMAKE_CURRENT_BINARY_DIR}/launch/mpiexec-2hosts)
+file(CONFIGURE OUTPUT ${SKIFF_UCX_2HOSTS}
+  CONTENT "#!/bin/sh\nexec '${CMAKE_BINARY_DIR}/bin/mpiexec' --hosts ucxa:2,ucxb:2 --launcher local \"$@\"\n")
+file(CHMOD ${SKIFF_UCX_2HOSTS}
+  PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+
+# Faults (tests/fault/fault.sh): every pair on ucx over UCX's tcp wire on one node, and rank 1 on a
+# node of its own (its endpoints report a dead peer) with shm inside the other.
+function(skiff_ucx_fault_tests)
+  if(NOT SKIFF_HAVE_UCX)
+    return()
+  endif()
+  foreach(mode kill abort noexit mpiexec-killed)
+    add_test(NAME fault_${mode}_ucx_np3
+      COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/fault/fault.sh ${mode} ${SKIFF_MPIEXEC} $<TARGET_FILE:fault_faulty> 3)
+    set_tests_properties(fault_${mode}_ucx_np3 PROPERTIES TIMEOUT 60 PROCESSORS 3 LABELS "fault;ucx"
+      ENVIRONMENT "SKIFF_TRANSPORTS=ucx;UCX_TLS=tcp")
+  endforeach()
+  foreach(mode kill noexit)
+    add_test(NAME fault_${mode}_ucxnodes_np3
+      COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/fault/fault.sh ${mode} ${SKIFF_UCX_2HOSTS} $<TARGET_FILE:fault_faulty> 3)
+    set_tests_properties(fault_${mode}_ucxnodes_np3 PROPERTIES TIMEOUT 60 PROCESSORS 3 LABELS "fault;ucx"
+      ENVIRONMENT "SKIFF_TRANSPORTS=shm,ucx;UCX_TLS=tcp")
+  endforeach()
+endfunction()

@@ -46,6 +46,17 @@ struct outgoing {
     unsigned char data[];
 };
 
+/* A large DATA piece UCX sends straight from the caller's buffer. send answers -EAGAIN for it until UCX
+ * is done, so the core, which retries the same piece from the same buffer, reuses that buffer only
+ * after. */
+struct zc_send {
+    struct zc_send *next;
+    struct ucx_head w; /* identifies the piece: the core retries it with the same header */
+    const void *payload;
+    int peer;
+    int done;          /* UCX has finished; the next retry gets 0 */
+};
+
 /* A message that could not go to the core at once: it waits behind an unfinished rendezvous, so
  * the core still sees each peer's messages in the order they were sent. */
 struct arrival {
@@ -66,6 +77,7 @@ static struct {
     unsigned char *bye;         /* per job rank: its goodbye has arrived */
     const unsigned char *uses;
     struct arrival *qhead, *qtail;
+    struct zc_send *zc;         /* zero-copy pieces in flight or finished but not yet retried */
     int delivered;              /* messages handed to the core during this progress call */
     size_t inflight_bytes;
     unsigned inflight;
@@ -131,6 +143,49 @@ static int post_copy(int peer, unsigned id, const struct ucx_head *w, const void
     return 0;
 }
 
+static void zc_done(void *req, ucs_status_t st, void *user)
+{
+    struct zc_send *z = user;
+    if (st != UCS_OK && !U.bye[z->peer])
+        peer_lost(z->peer, st);
+    z->done = 1;
+    U.inflight--;
+    ucp_request_free(req);
+}
+
+/* The piece's first call posts it; the calls after answer -EAGAIN while UCX reads it, then 0 once. */
+static int send_piece(int peer, const struct ucx_head *w, const void *payload, size_t len)
+{
+    struct zc_send **pz = &U.zc;
+    for (; *pz; pz = &(*pz)->next) {
+        struct zc_send *z = *pz;
+        if (z->peer == peer && z->payload == payload && memcmp(&z->w.h, &w->h, sizeof w->h) == 0) {
+            if (!z->done)
+                return -EAGAIN;
+            *pz = z->next;
+            free(z);
+            return 0;
+        }
+    }
+    struct zc_send *z = calloc(1, sizeof *z);
+    if (!z)
+        skiff_abort_job(MPI_ERR_NO_MEM, "ucx: out of memory for the send queue");
+    *z = (struct zc_send){.w = *w, .payload = payload, .peer = peer};
+    ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
+                             .cb.send = zc_done, .user_data = z};
+    ucs_status_ptr_t s = ucp_am_send_nbx(U.ep[peer], AM_MSG, &z->w, sizeof z->w, payload, len, &p);
+    if (s == NULL) {
+        free(z);
+        return 0;
+    }
+    if (UCS_PTR_IS_ERR(s))
+        peer_lost(peer, UCS_PTR_STATUS(s));
+    U.inflight++;
+    z->next = U.zc;
+    U.zc = z;
+    return -EAGAIN;
+}
+
 /* Tries to send straight from the caller's buffer, which works when UCX can finish at once (a
  * short or copied eager message on a connected endpoint); otherwise sends from a copy, since the
  * core may reuse the payload as soon as this returns 0. */
@@ -139,6 +194,8 @@ static int ucx_send(int peer, const struct skiff_hdr *h, const void *payload, si
     if (U.inflight_bytes > INFLIGHT_LIMIT)
         return -EAGAIN;
     struct ucx_head w = {.magic = MAGIC, .rank = skiff.rank, .secret = skiff_boot.secret, .h = *h};
+    if (h->type == SKIFF_MSG_DATA && len > ucx_ops.max_eager)
+        return send_piece(peer, &w, payload, len);
     if (len <= ucx_ops.max_eager) {
         ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL | UCP_OP_ATTR_FIELD_FLAGS,
                                  .flags = UCP_AM_SEND_FLAG_EAGER};
@@ -255,11 +312,13 @@ static ucs_status_t on_bye(void *arg, const void *header, size_t hlen, void *dat
     return UCS_OK;
 }
 
+/* Counts UCX's own steps too (a rendezvous fragment, a connection's answer): the core keeps polling
+ * rather than sleeping while a transfer moves. */
 static int ucx_progress(void)
 {
     U.delivered = 0;
-    ucp_worker_progress(U.worker);
-    int n = U.delivered;
+    int n = ucp_worker_progress(U.worker) != 0;
+    n += U.delivered;
     return U.qhead ? n + drain() : n;
 }
 
@@ -347,18 +406,18 @@ static int connect_peer(int p)
         skiff_error("ucx: rank %d published an unreadable address card '%.60s...'", p, text);
         return -1;
     }
-    int same_host = host == skiff_ucx_host_hash();
-    U.same_machine += skiff_boot.map.node[p] != skiff_boot.node && same_host;
+    int same_node = skiff_boot.map.node[p] == skiff_boot.node;
+    U.same_machine += !same_node && host == skiff_ucx_host_hash();
     /* Peer failure reports restrict UCX to wires that can give them, which its shared-memory ones
-     * cannot: on this machine a death is seen as on the shm transport instead (the launcher, and the
-     * rank-state checks of an idle wait), so that UCX may pick shared memory here. */
+     * cannot: within a node a death is seen as on the shm transport instead (the launcher, and the
+     * rank-state checks of an idle wait), so that UCX may pick shared memory there. */
     ucp_ep_params_t ep = {.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
                                         UCP_EP_PARAM_FIELD_ERR_HANDLER,
                           .address = (const ucp_address_t *)addr,
-                          .err_mode = same_host ? UCP_ERR_HANDLING_MODE_NONE : UCP_ERR_HANDLING_MODE_PEER,
+                          .err_mode = same_node ? UCP_ERR_HANDLING_MODE_NONE : UCP_ERR_HANDLING_MODE_PEER,
                           .err_handler = {.cb = ep_failed, .arg = (void *)(intptr_t)p}};
     ucs_status_t st = ucp_ep_create(U.worker, &ep, &U.ep[p]);
-    if (st == UCS_ERR_UNREACHABLE && !same_host) {
+    if (st == UCS_ERR_UNREACHABLE && !same_node) {
         skiff_log(SKIFF_LOG_INFO, "ucx: rank %d is reachable only without peer failure reports", p);
         ep.err_mode = UCP_ERR_HANDLING_MODE_NONE;
         st = ucp_ep_create(U.worker, &ep, &U.ep[p]);
@@ -502,6 +561,11 @@ static void ucx_finalize(void)
         ucp_cleanup(U.ctx);
     if (U.epfd >= 0)
         close(U.epfd);
+    while (U.zc) {
+        struct zc_send *z = U.zc;
+        U.zc = z->next;
+        free(z);
+    }
     free(U.ep);
     free(U.bye);
     memset(&U, 0, sizeof U);

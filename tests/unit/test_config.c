@@ -88,6 +88,31 @@ static void values_in_force_are_shown(void **state)
     unsetenv("SKIFF_TCP_NETS");
 }
 
+/* ucx stands in for tcp: with it where it is built (shown as named), refused where it is not, and
+ * never together with tcp (the core gives each peer one transport). */
+static void ucx_transport_setting(void **state)
+{
+    (void)state;
+    char v[64];
+    setenv("SKIFF_TRANSPORTS", "tcp,ucx", 1);
+    assert_int_equal(skiff_config_load(), -1);
+    setenv("SKIFF_TRANSPORTS", "shm,ucx", 1);
+#ifdef SKIFF_HAVE_UCX
+    assert_int_equal(skiff_config_load(), 0);
+    assert_int_equal(skiff_cfg.transports, SKIFF_TR_SHM | SKIFF_TR_UCX);
+    assert_int_equal(skiff_config_value(row_named("SKIFF_TRANSPORTS"), v, sizeof v), 0);
+    assert_string_equal(v, "shm,ucx");
+    setenv("SKIFF_TRANSPORTS", "ucx", 1);
+    assert_int_equal(skiff_config_load(), 0);
+    assert_int_equal(skiff_cfg.transports, SKIFF_TR_UCX);
+#else
+    (void)v;
+    assert_int_equal(skiff_config_load(), -1);
+#endif
+    unsetenv("SKIFF_TRANSPORTS");
+    assert_int_equal(skiff_config_load(), 0);
+}
+
 /* Every default parses, and a level no log call uses is refused rather than accepted and ignored. */
 static void defaults_parse_and_ranges_hold(void **state)
 {
@@ -134,6 +159,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(bad_values_are_refused),
         cmocka_unit_test(values_in_force_are_shown),
         cmocka_unit_test(defaults_parse_and_ranges_hold),
+        cmocka_unit_test(ucx_transport_setting),
         cmocka_unit_test(docs_list_every_variable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

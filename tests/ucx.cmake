@@ -40,3 +40,26 @@ function(skiff_ucx_fault_tests)
       ENVIRONMENT "SKIFF_TRANSPORTS=shm,ucx;UCX_TLS=tcp")
   endforeach()
 endfunction()
+
+# Across the emulated cluster's network namespaces (tests/cluster/cluster.sh; skipped, 77, without root
+# or namespaces): shm inside each host, ucx over UCX's tcp wire between them (both networks: UCX spreads
+# large messages over them itself), and a rank killed alone on the second host.
+function(skiff_ucx_cluster_tests)
+  if(NOT SKIFF_HAVE_UCX)
+    return()
+  endif()
+  set(progs "")
+  foreach(p pingpong large nb_many probe pt2pt_order ssend send_modes coll_bcast coll_alltoall coll_reduce rma_lock)
+    list(APPEND progs $<TARGET_FILE:mpitest_${p}>)
+  endforeach()
+  add_test(NAME cluster_suite_ucx_np4
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cluster/cluster.sh skcu4 sh ${CMAKE_CURRENT_SOURCE_DIR}/cluster/suite.sh
+            ${SKIFF_MPIEXEC} 4 ${progs})
+  set_tests_properties(cluster_suite_ucx_np4 PROPERTIES TIMEOUT 600 PROCESSORS 2 LABELS "mpi;ucx;cluster"
+    SKIP_RETURN_CODE 77 FAIL_REGULAR_EXPRESSION "FAILED:" ENVIRONMENT "SKIFF_TRANSPORTS=shm,ucx;UCX_TLS=tcp")
+  add_test(NAME cluster_fault_kill_ucx_np2
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cluster/cluster.sh skfu sh ${CMAKE_CURRENT_SOURCE_DIR}/fault/fault.sh kill
+            ${CMAKE_CURRENT_SOURCE_DIR}/cluster/mpiexec-hosts.sh $<TARGET_FILE:fault_faulty> 2)
+  set_tests_properties(cluster_fault_kill_ucx_np2 PROPERTIES TIMEOUT 90 PROCESSORS 2 LABELS "fault;ucx;cluster"
+    SKIP_RETURN_CODE 77 ENVIRONMENT "SKIFF_MPIEXEC=${SKIFF_MPIEXEC};SKIFF_TRANSPORTS=shm,ucx;UCX_TLS=tcp")
+endfunction()

@@ -9,6 +9,7 @@
 
 #include "coll/algo.h"
 #include "coll/coll.h"
+#include "coll/ctxid_agree.h"
 #include "core/comm.h"
 #include "core/datatype.h"
 #include "core/error.h"

@@ -61,19 +61,6 @@ void skiff_comm_init_predefined(int rank, int size)
     skiff_ctx_init();
 }
 
-int skiff_comm_make(struct skiff_comm *parent, const int *world, int n, struct skiff_comm **out)
-{
-    uint32_t ctx;
-    *out = NULL;
-    int rc = skiff_ctx_agree(parent, &ctx);
-    if (rc || n == 0)
-        return rc;
-    rc = skiff_comm_make_ctx(ctx, world, n, parent->errhandler, out);
-    if (!rc && *out)
-        (*out)->session = parent->session;
-    return rc;
-}
-
 int skiff_comm_make_ctx(uint32_t ctx, const int *world, int n, MPI_Errhandler eh, struct skiff_comm **out)
 {
     *out = NULL;

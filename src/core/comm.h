@@ -70,14 +70,9 @@ static inline const char *skiff_comm_label(const struct skiff_comm *c)
     return c->name[0] ? c->name : "(unnamed)";
 }
 
-/* Collective over parent: every process of parent calls it with the job ranks, in rank order, of the
- * communicator it will belong to (n = 0 for none; disjoint lists on different processes make disjoint
- * communicators, as MPI_Comm_split does). Agrees on a context id, then sets *out to the new communicator
- * (inheriting parent's error handler), or to NULL when this process is not in world[]. Returns an MPI error
- * code. */
-int skiff_comm_make(struct skiff_comm *parent, const int *world, int n, struct skiff_comm **out);
-
-/* The same with an agreed ctx: no communication. eh: the error handler it starts with. */
+/* A communicator of the n processes world[] (job ranks, in rank order) with an agreed ctx: no
+ * communication (the agreement, and skiff_comm_make that does both, are in coll/ctxid_agree.h). eh: the
+ * error handler it starts with. */
 int skiff_comm_make_ctx(uint32_t ctx, const int *world, int n, MPI_Errhandler eh, struct skiff_comm **out);
 
 /* An intercommunicator of this process's group local and the group remote (both taken over, also on
@@ -85,7 +80,7 @@ int skiff_comm_make_ctx(uint32_t ctx, const int *world, int n, MPI_Errhandler eh
 int skiff_comm_make_inter(uint32_t ctx, struct skiff_group *local, struct skiff_group *remote, MPI_Errhandler eh,
                           struct skiff_comm **out);
 
-/* Frees c (a communicator made by skiff_comm_make) after its attributes are deleted. Requests still in
+/* Frees c (a communicator made by skiff_comm_make_ctx) after its attributes are deleted. Requests still in
  * flight keep it readable until they are released. */
 void skiff_comm_free(struct skiff_comm *c);
 

@@ -9,7 +9,7 @@
  * whole run. Disjoint communicators made by one split share an id, which is safe: no message crosses them.
  *
  * The ids agreed here are multiples of 4; those agreed behind a request or by part of a communicator
- * (core/ctxid_nb.h) are 2 more than a multiple of 4. The two spaces never meet, which is what lets the
+ * (coll/ctxid_nb.h) are 2 more than a multiple of 4. The two spaces never meet, which is what lets the
  * blocking agreement stay one allreduce: a nonblocking agreement may reserve ids while a blocking one waits
  * for its allreduce (progress runs both), and only in its own space. 2^29 creations of each kind per job
  * are possible. */
@@ -26,19 +26,17 @@ struct skiff_comm;
 /* Marks the predefined communicators' ids as used. */
 void skiff_ctx_init(void);
 
-/* Collective over parent: every process of parent calls it. Sets *ctx to an id that no communicator of any
- * process of parent has used. Returns an MPI error code. */
-int skiff_ctx_agree(struct skiff_comm *parent, uint32_t *ctx);
+/* The agreement itself is collective and so lives above the core: coll/ctxid_agree.h. */
 
 /* For intercommunicators, whose two groups agree without a common parent: the lowest id this process
  * has not used, and taking id `agreed` (the maximum of every member's skiff_ctx_next) as the new one. */
 int skiff_ctx_next(void);
 int skiff_ctx_claim(int agreed, uint32_t *ctx);
 /* Takes id if it is at or above the lowest unused id (so no communicator of this process has it): 1 if
- * taken. For agreements that vote (Intercomm_create under MPI_THREAD_MULTIPLE, core/intercomm.c). */
+ * taken. For agreements that vote (Intercomm_create under MPI_THREAD_MULTIPLE, mpi/intercomm_make.c). */
 int skiff_ctx_try_claim(int id);
 
-/* The nonblocking space (core/ctxid_nb.h): its lowest id this process has neither used nor reserved, and
+/* The nonblocking space (coll/ctxid_nb.h): its lowest id this process has neither used nor reserved, and
  * taking (or reserving) one. */
 int skiff_ctx_nb_next(void);
 int skiff_ctx_nb_claim(int id, uint32_t *ctx);

@@ -4,8 +4,9 @@
 #include <stdlib.h>
 
 #include "coll/coll.h"
+#include "coll/ctxid_agree.h"
 #include "core/bsend.h"
-#include "core/intercomm.h"
+#include "mpi/intercomm_make.h"
 #include "core/node.h"
 #include "core/topo.h"
 #include "mpi/comm_make.h"

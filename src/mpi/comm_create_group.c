@@ -1,6 +1,6 @@
 /* MPI_Comm_create_group: a communicator of a group's processes, made by them alone. The other processes
  * of comm do not take part (they may be busy elsewhere), so the context id is agreed among the members
- * only (core/ctxid_nb.h), on comm's collective context under a tag made from the caller's: different
+ * only (coll/ctxid_nb.h), on comm's collective context under a tag made from the caller's: different
  * tags keep concurrent calls on overlapping groups apart. The call's messages carry bit 30 above the
  * low 30 bits of the tag, a space the numbered collectives (below 2^30) never use; tags that differ only
  * in bit 30 and above therefore meet, which the standard's "distinct tags" for concurrent calls avoids in
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "coll/sched.h"
-#include "core/ctxid_nb.h"
+#include "coll/ctxid_nb.h"
 #include "mpi/comm_make.h"
 #include "mpi/mpi_impl.h"
 

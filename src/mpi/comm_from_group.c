@@ -5,7 +5,7 @@
  * these calls send. The intracommunicator is MPI_Comm_create_group's agreement among the group's members
  * (comm_create_group.c) under a 30-bit tag hashed from the string tag and the group's members. The
  * intercommunicator first makes each side's intracommunicator that way, then joins them as
- * MPI_Intercomm_create does (core/intercomm.c), the two leaders meeting on the internal communicator's
+ * MPI_Intercomm_create does (mpi/intercomm_make.c), the two leaders meeting on the internal communicator's
  * point-to-point context under the string tag's hash.
  *
  * The standard asks concurrent calls on overlapping groups to use different string tags; two different
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "core/errhandler.h"
-#include "core/intercomm.h"
+#include "mpi/intercomm_make.h"
 #include "mpi/comm_make.h"
 #include "mpi/mpi_impl.h"
 #include "mpi/session.h"

@@ -2,13 +2,13 @@
  * The new communicator exists from the call on (its handle is set at once, as MPICH does): its group,
  * topology, hints and the attributes whose copy callbacks say so are taken from comm then, so freeing
  * comm before the request completes changes nothing. Its context id is agreed on a schedule
- * (core/ctxid_nb.h) that every MPI_Test/MPI_Wait moves on, so several idups of one communicator may be
+ * (coll/ctxid_nb.h) that every MPI_Test/MPI_Wait moves on, so several idups of one communicator may be
  * outstanding at once; the communicator may be used once the request has completed. An intercommunicator's
  * duplicate is agreed the same way by every process of both groups, over the intercommunicator itself. */
 #include <stdlib.h>
 
 #include "coll/sched.h"
-#include "core/ctxid_nb.h"
+#include "coll/ctxid_nb.h"
 #include "core/error.h"
 #include "core/group.h"
 #include "mpi/comm_make.h"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "coll/coll.h"
+#include "coll/ctxid_agree.h"
 #include "core/hwtopo.h"
 #include "core/node.h"
 #include "mpi/comm_make.h"

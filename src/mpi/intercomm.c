@@ -1,7 +1,7 @@
 /* Intercommunicators: making them from two groups, merging them into one, asking about the other
- * side. The core (core/intercomm.c) agrees on context ids; dup, split, create and free of an
+ * side. intercomm_make.c agrees on context ids; dup, split, create and free of an
  * intercommunicator go through the usual entry points (comm_create.c), which ask it when comm->remote. */
-#include "core/intercomm.h"
+#include "mpi/intercomm_make.h"
 #include "mpi/mpi_impl.h"
 
 /* What only the local leader reads: the peer communicator and the remote leader's rank in it. */

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 
+#include "coll/ctxid_agree.h"
 #include "core/node.h"
 #include "mpi/mpi_impl.h"
 

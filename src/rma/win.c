@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "coll/ctxid_agree.h"
 #include "coll/coll.h"
 #include "core/core.h"
 #include "core/errhandler.h"

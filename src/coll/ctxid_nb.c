@@ -1,4 +1,4 @@
-#include "core/ctxid_nb.h"
+#include "coll/ctxid_nb.h"
 
 #include "coll/sched.h"
 #include "core/ctxid.h"

@@ -1,9 +1,10 @@
-#include "core/intercomm.h"
+#include "mpi/intercomm_make.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll/ctxid_agree.h"
 #include "coll/coll.h"
 #include "coll/sched.h"
 #include "core/ctxid.h"

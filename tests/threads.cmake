@@ -19,3 +19,31 @@ set_property(TEST threads_profiled_np2 threads_profiled_tcp_np2 APPEND PROPERTY 
 # Thread-level misuse that costs nothing to see: a required level that is none of the four, provided NULL.
 skiff_mpi_fatal_test(init_thread_bad_level init_thread_bad.c "1;2" "required is 4097, which is not a thread level" ARGS level)
 skiff_mpi_fatal_test(init_thread_bad_provided init_thread_bad.c "1" "provided is NULL" ARGS provided)
+# SKIFF_ASYNC_PROGRESS=1 (issue 19): progress without MPI calls (tests/mpi/async_progress.c: rank 0 blocks
+# outside MPI until the others finished an operation that needs its side; fails after 60 s without a
+# progress thread), the threaded modes with the thread beside the application's threads, and a few
+# point-to-point, collective and one-sided programs with it on. Named threads_ so that the ThreadSanitizer
+# build runs them too.
+foreach(mode recv send rma)
+  skiff_mpi_test(threads_async_${mode} async_progress.c "2" ARGS ${mode}
+    ENV SKIFF_ASYNC_PROGRESS=1 SKIFF_SHM_CMA=0 TIMEOUT 90)
+endforeach()
+foreach(mode ibarrier iallreduce)
+  skiff_mpi_test(threads_async_${mode} async_progress.c "3" ARGS ${mode} ENV SKIFF_ASYNC_PROGRESS=1 TIMEOUT 90)
+endforeach()
+foreach(mode pairs coll rma soak)
+  skiff_mpi_test(threads_async_mt_${mode} threads.c "3" ARGS ${mode} ENV SKIFF_ASYNC_PROGRESS=1 TIMEOUT 90)
+endforeach()
+skiff_mpi_test(threads_async_nb_many nb_many.c "3" ENV SKIFF_ASYNC_PROGRESS=1)
+skiff_mpi_test(threads_async_coll_nb coll_nb.c "4" ENV SKIFF_ASYNC_PROGRESS=1)
+skiff_mpi_test(threads_async_rma_lock rma_lock.c "3" ENV SKIFF_ASYNC_PROGRESS=1)
+foreach(t recv send rma ibarrier iallreduce mt_pairs mt_coll mt_rma mt_soak nb_many coll_nb rma_lock)
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(name IN LISTS tests)
+    if(name MATCHES "^threads_async_${t}_(tcp_)?np[0-9]+$")
+      set_property(TEST ${name} APPEND PROPERTY LABELS threads)
+    endif()
+  endforeach()
+endforeach()
+# Not threads_: 30 s under ThreadSanitizer for nothing the others do not cover.
+skiff_mpi_test(async_pingpong pingpong.c "2" ENV SKIFF_ASYNC_PROGRESS=1)

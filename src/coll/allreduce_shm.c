@@ -22,7 +22,7 @@ int skiff_allreduce_shm(const void *sendbuf, void *recvbuf, size_t count, size_t
     size_t bytes = count * esize;
     /* The slots are the node's (as the barrier's counter): not under MPI_THREAD_MULTIPLE (shm/node_area.h). */
     if (!skiff_node_area_ready() || c->size != skiff.size || bytes > SKIFF_NODE_SLOT_BYTES || skiff_job_nodes() != 1 ||
-        skiff_mt_on)
+        skiff_mt_apps)
         return 0;
     unsigned set = slot_set++;
     memcpy(skiff_node_slot(set, c->rank), sendbuf, bytes);

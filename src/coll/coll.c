@@ -46,7 +46,7 @@ static int barrier_passed(void *token)
  * at once, in different orders on different ranks, so there it is not used. */
 int skiff_coll_node_barrier(struct skiff_comm *c)
 {
-    if (!skiff_node_area_ready() || c->size != skiff.size || c->size == 1 || skiff_job_nodes() != 1 || skiff_mt_on)
+    if (!skiff_node_area_ready() || c->size != skiff.size || c->size == 1 || skiff_job_nodes() != 1 || skiff_mt_apps)
         return 0;
     SKIFF_TRACE_HOOK(skiff_trace_sync(c, SKIFF_TRS_BARRIER, 0));
     unsigned sense = skiff_node_barrier_arrive();

@@ -53,7 +53,7 @@ static int agree_overlapping(struct skiff_comm *parent, uint32_t *ctx)
 
 int skiff_ctx_agree(struct skiff_comm *parent, uint32_t *ctx)
 {
-    if (SKIFF_UNLIKELY(skiff_mt_on))
+    if (SKIFF_UNLIKELY(skiff_mt_apps))
         return agree_overlapping(parent, ctx);
     int mine = skiff_ctx_next(), agreed = 0;
     int rc = skiff_coll_allreduce(&mine, &agreed, 1, MPI_INT, MPI_MAX, parent, NULL);

@@ -6,10 +6,13 @@
  * futex calls only park and wake. */
 #include "core/mt.h"
 
+#include <limits.h>
 #include <linux/futex.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/error.h"
@@ -17,9 +20,12 @@
 #include "core/trace.h"
 
 int skiff_mt_on;
+int skiff_mt_apps;
 void (*skiff_mt_park_hook)(struct skiff_mt_parked *p, int park);
 
 atomic_int skiff_mt_word;
+static _Atomic uint32_t gate; /* bumped by every slow release: the progress thread's futex */
+static atomic_int gate_sleeps;
 /* initial-exec: one %fs-relative access instead of a call to __tls_get_addr; the few bytes come from
  * the static TLS glibc keeps spare for libraries loaded later (mpi4py's dlopen). */
 __thread unsigned skiff_mt_depth __attribute__((tls_model("initial-exec")));
@@ -27,6 +33,41 @@ __thread unsigned skiff_mt_depth __attribute__((tls_model("initial-exec")));
 void skiff_mt_enable(void)
 {
     skiff_mt_on = 1;
+    skiff_mt_apps = 1;
+}
+
+int skiff_mt_try_enter(void)
+{
+    int c = 0;
+    if (!atomic_compare_exchange_strong_explicit(&skiff_mt_word, &c, 1, memory_order_acquire, memory_order_relaxed))
+        return 0;
+    skiff_mt_depth = 1;
+    return 1;
+}
+
+/* The progress thread sleeps on a futex of its own, never on the lock word's: a wake-up meant for an
+ * application thread blocked on the lock cannot go to it (and be lost to that thread). Every release from
+ * 2 or 3 (the slow path) bumps the gate; the thread announces its sleep and reads the gate before it looks
+ * at the word (seq_cst both sides: either the release sees the announcement, or the thread sees the new
+ * gate). */
+void skiff_mt_await(double seconds)
+{
+    atomic_store(&gate_sleeps, 1);
+    uint32_t g = atomic_load(&gate);
+    int c = atomic_load(&skiff_mt_word);
+    if (c == 1 && atomic_compare_exchange_strong(&skiff_mt_word, &c, 3))
+        c = 3;
+    if (c != 0) {
+        struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+        syscall(SYS_futex, &gate, FUTEX_WAIT_PRIVATE, g, &ts, NULL, 0);
+    }
+    atomic_store(&gate_sleeps, 0);
+}
+
+void skiff_mt_wake_all(void)
+{
+    atomic_fetch_add(&gate, 1);
+    syscall(SYS_futex, &gate, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
 
 int skiff_mt_held(void)
@@ -53,11 +94,14 @@ void skiff_mt_take_slow(int seen)
     }
 }
 
-/* The word was 2: someone may sleep on it. */
+/* The word was 2 (someone may sleep on it) or 3 (the progress thread waits for it: core/async.c). */
 void skiff_mt_give_slow(void)
 {
     atomic_store_explicit(&skiff_mt_word, 0, memory_order_release);
     syscall(SYS_futex, &skiff_mt_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    atomic_fetch_add(&gate, 1);
+    if (atomic_load(&gate_sleeps))
+        syscall(SYS_futex, &gate, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
 static void take(void)

@@ -19,11 +19,17 @@
 #include "util/arch.h"
 
 extern int skiff_mt_on;
+/* More than one application thread may be inside MPI at once (MULTIPLE was granted). skiff_mt_on alone
+ * (the lock, without this) is the asynchronous progress thread's (core/async.c): it never creates
+ * communicators nor runs collectives, so what must change for concurrent application calls (context-id
+ * agreement, node-shared collectives) stays as it is. */
+extern int skiff_mt_apps;
 
 /* Turns the lock on for good (the caller is the only thread inside MPI). */
 void skiff_mt_enable(void);
 
-/* The lock word (0 free, 1 held, 2 held and maybe waited for) and this thread's nesting (core/mt.c). */
+/* The lock word (0 free, 1 held, 2 held and maybe waited for, 3 held and the progress thread waits for
+ * it) and this thread's nesting (core/mt.c). */
 extern atomic_int skiff_mt_word;
 extern __thread unsigned skiff_mt_depth __attribute__((tls_model("initial-exec")));
 void skiff_mt_take_slow(int seen);
@@ -71,6 +77,16 @@ struct skiff_mt_parked {
 
 /* The upper layer's per-call state (the profiler, mpi/profile.c), which the core cannot name. */
 extern void (*skiff_mt_park_hook)(struct skiff_mt_parked *p, int park);
+
+/* The asynchronous progress thread's way in (core/async.c). It never makes a holder hand the lock over
+ * (a holder that waits in MPI makes progress itself): try_enter takes the lock only if it is free, and
+ * await marks a held lock 3, "tell me when you let go" (the holder's release then takes the slow path;
+ * skiff_mt_contended stays false, and an application thread that blocks on it turns it into 2 as ever),
+ * and sleeps until a release or for at most seconds. */
+int skiff_mt_try_enter(void);
+void skiff_mt_await(double seconds);
+/* Wakes the progress thread from skiff_mt_await (it looks again): for stopping it. */
+void skiff_mt_wake_all(void);
 
 /* Whether this thread holds the lock (false at SINGLE..SERIALIZED). */
 int skiff_mt_held(void);

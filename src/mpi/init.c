@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/async.h"
 #include "core/progress.h"
 #include "mpi/mpi_impl.h"
 #include "mpi/session.h"
@@ -49,6 +50,7 @@ int PMPI_Init(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
+    SKIFF_ASYNC_AFTER_INIT();
     double t_enter = skiff_now();
     SKIFF_ENTER(MPI_Init);
     return start(MPI_THREAD_SINGLE, NULL, SKIFF_PC_MPI_Init, t_enter);
@@ -71,6 +73,7 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     (void)argc;
     (void)argv;
+    SKIFF_ASYNC_AFTER_INIT();
     double t_enter = skiff_now();
     SKIFF_ENTER(MPI_Init_thread);
     int rc = check_level(required, provided);

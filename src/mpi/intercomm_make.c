@@ -124,7 +124,7 @@ int skiff_intercomm_create(struct skiff_comm *local, int local_leader, struct sk
         rc = skiff_coll_bcast(remote, sizeof(int) * (size_t)agreed[1], local_leader, local, NULL);
     uint32_t ctx = 0;
     if (!rc)
-        rc = SKIFF_UNLIKELY(skiff_mt_on) ? vote_mt(local, local_leader, peer, remote_leader, tag, agreed[0], &ctx)
+        rc = SKIFF_UNLIKELY(skiff_mt_apps) ? vote_mt(local, local_leader, peer, remote_leader, tag, agreed[0], &ctx)
                                          : skiff_ctx_claim(agreed[0], &ctx);
     struct skiff_group *lg = NULL, *rg = NULL;
     if (!rc && (!(lg = skiff_group_from(local->group->world, local->size)) ||
@@ -172,7 +172,7 @@ static int exchange(struct skiff_comm *c, const int *mine, int k, int **loc, int
  * (core/ctxid.c) over both groups of c instead. */
 static int agree(struct skiff_comm *c, const int *loc, const int *rem, int k, uint32_t *ctx)
 {
-    if (SKIFF_UNLIKELY(skiff_mt_on))
+    if (SKIFF_UNLIKELY(skiff_mt_apps))
         return skiff_ctx_agree(c, ctx);
     int top = 0;
     for (int i = 0; i < c->size; i++)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/async.h"
 #include "core/ctxid.h"
 #include "core/hwtopo.h"
 #include "core/info.h"
@@ -38,6 +39,7 @@ int skiff_users_torn_down(void)
 
 static void tear_down(void)
 {
+    skiff_async_stop(); /* first: it runs the progress engine that everything below takes apart */
     /* A peer may still be reading one of our send buffers or waiting for our data pieces; sends that
      * nobody can receive any more are reported and ended. */
     skiff_rma_finalize(); /* windows the program did not free: forgotten, their hook stopped */

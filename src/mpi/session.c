@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/async.h"
 #include "core/bsend.h"
 #include "core/errhandler.h"
 #include "core/node.h"
@@ -127,6 +128,7 @@ static int new_session(const struct skiff_info *in, MPI_Errhandler eh, int level
 
 int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
 {
+    SKIFF_ASYNC_AFTER_INIT();
     SKIFF_ENTER(MPI_Session_init);
     struct skiff_info *in = NULL;
     struct skiff_session *s = NULL;

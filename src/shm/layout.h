@@ -21,7 +21,7 @@
  * so senders ringing the bell do not steal the line the receiver polls. */
 struct skiff_shm_mailbox {
     _Alignas(SKIFF_CACHELINE) _Atomic uint32_t bell; /* futex word, bumped by a sender that wakes us */
-    _Atomic uint32_t sleeping;                       /* 1 while the owner may be in futex_wait */
+    _Atomic uint32_t sleeping;                       /* threads of the owner that may be in futex_wait */
     _Atomic uint32_t wake_sock;                      /* 1: owner sleeps in epoll, poke its wake socket */
     _Alignas(SKIFF_CACHELINE) _Atomic uint64_t tail; /* producers swap themselves in here */
     _Alignas(SKIFF_CACHELINE) _Atomic uint64_t head; /* owned by the consumer (and the first producer) */

@@ -214,11 +214,38 @@ static void shm_sleep(double seconds, int (*ready)(void *arg), void *arg)
 {
     struct skiff_shm_mailbox *mb = &shm.mailbox[shm.me];
     uint32_t v = atomic_load_explicit(&mb->bell, memory_order_relaxed);
-    atomic_store_explicit(&mb->sleeping, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&mb->sleeping, 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_seq_cst);
     if (!anything_waiting() && !(ready && ready(arg)))
         skiff_futex_wait(&mb->bell, v, seconds);
-    atomic_store_explicit(&mb->sleeping, 0, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&mb->sleeping, 1, memory_order_relaxed);
+}
+
+int skiff_shm_doze_arm(uint32_t *bell)
+{
+    struct skiff_shm_mailbox *mb = &shm.mailbox[shm.me];
+    *bell = atomic_load_explicit(&mb->bell, memory_order_relaxed);
+    atomic_fetch_add_explicit(&mb->sleeping, 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_seq_cst);
+    if (!anything_waiting())
+        return 0;
+    atomic_fetch_sub_explicit(&mb->sleeping, 1, memory_order_relaxed);
+    return 1;
+}
+
+void skiff_shm_doze_end(void)
+{
+    char buf[64];
+    atomic_fetch_sub_explicit(&shm.mailbox[shm.me].sleeping, 1, memory_order_relaxed);
+    if (shm.wake_fd >= 0)
+        while (recv(shm.wake_fd, buf, sizeof buf, MSG_DONTWAIT) > 0) /* drain the pokes */
+            ;
+}
+
+void skiff_shm_doze(uint32_t bell, double seconds)
+{
+    skiff_futex_wait(&shm.mailbox[shm.me].bell, bell, seconds);
+    skiff_shm_doze_end();
 }
 
 int skiff_shm_wake_fd(void)
@@ -244,12 +271,12 @@ int skiff_shm_arm(int on)
     struct skiff_shm_mailbox *mb = &shm.mailbox[shm.me];
     if (!on) {
         char buf[64];
-        atomic_store_explicit(&mb->sleeping, 0, memory_order_relaxed);
+        atomic_fetch_sub_explicit(&mb->sleeping, 1, memory_order_relaxed);
         while (recv(shm.wake_fd, buf, sizeof buf, MSG_DONTWAIT) > 0) /* drain the pokes */
             ;
         return 0;
     }
-    atomic_store_explicit(&mb->sleeping, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&mb->sleeping, 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_seq_cst);
     return anything_waiting();
 }

@@ -1,6 +1,8 @@
 #ifndef SKIFF_SHM_H
 #define SKIFF_SHM_H
 
+#include <stdint.h>
+
 #include "core/transport.h"
 
 /* Maps the job segment and builds this rank's view of it; NULL after printing why. */
@@ -12,6 +14,15 @@ const struct skiff_transport *skiff_shm_init(void);
 int skiff_shm_wake_fd(void);
 int skiff_shm_arm(int on);
 void skiff_shm_wake_self(void);
+
+/* The asynchronous progress thread's sleep (core/async.c), in halves so that only the first needs the
+ * library's lock: doze_arm announces it (returns 1, not announced, if something waits already) and reads
+ * the bell; doze sleeps until the bell moves (only atomics and the futex: no lock needed), or doze_end
+ * ends an announcement slept in epoll (and drains the wake socket). The announcement is a count, as an
+ * application thread may sleep on the same doorbell meanwhile (arm and the transport's sleep count too). */
+int skiff_shm_doze_arm(uint32_t *bell);
+void skiff_shm_doze(uint32_t bell, double seconds);
+void skiff_shm_doze_end(void);
 
 /* What went through shared memory since MPI_Init, from the positions and cell counts the transport
  * keeps anyway (MPI_T performance variables); all 0 when shm is not running. */

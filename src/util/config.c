@@ -26,6 +26,8 @@ const struct skiff_config_row skiff_config_table[] = {
     {"SKIFF_SHM_CELLS", SKIFF_CFG_INT, "32", 4, 4096, AT(shm_cells), "queue cells owned by each rank"},
     {"SKIFF_SPIN", SKIFF_CFG_AUTO_INT, "auto", 0, 1 << 30, AT(spin),
      "polls before a waiting rank yields the CPU (auto: long when ranks <= cores, none when oversubscribed)"},
+    {"SKIFF_ASYNC_PROGRESS", SKIFF_CFG_INT, "0", 0, 1, AT(async_progress),
+     "1: MPI_Init starts a progress thread per process that moves rendezvous transfers, nonblocking collectives and one-sided operations while the program computes (takes the library's lock on every call; docs/design.md, Threads)"},
     {"SKIFF_PROGRESS_TIMEOUT", SKIFF_CFG_SECONDS, "0", 0, 0, AT(progress_timeout),
      "seconds a blocking call may wait before it prints its pending requests (0 = never)"},
     {"SKIFF_FINALIZE_TIMEOUT", SKIFF_CFG_SECONDS, "5", 0, 0, AT(finalize_timeout),

@@ -12,6 +12,7 @@ struct skiff_config {
     size_t shm_cell;            /* SKIFF_SHM_CELL: payload bytes of one queue cell */
     int shm_cells;              /* SKIFF_SHM_CELLS: cells owned by each rank */
     int spin;                   /* SKIFF_SPIN: polls before yielding (-1 = automatic) */
+    int async_progress;         /* SKIFF_ASYNC_PROGRESS: 1 starts a progress thread in MPI_Init */
     double finalize_timeout;    /* SKIFF_FINALIZE_TIMEOUT: seconds MPI_Finalize waits for unmatched sends before withdrawing them */
     double progress_timeout;    /* SKIFF_PROGRESS_TIMEOUT: seconds blocked before a deadlock report (0 off) */
     int node_size;              /* SKIFF_NODE_SIZE: pretend nodes of this many ranks (0: the real hosts) */

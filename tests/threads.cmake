@@ -47,3 +47,17 @@ foreach(t recv send rma ibarrier iallreduce mt_pairs mt_coll mt_rma mt_soak nb_m
 endforeach()
 # Not threads_: 30 s under ThreadSanitizer for nothing the others do not cover.
 skiff_mpi_test(async_pingpong pingpong.c "2" ENV SKIFF_ASYNC_PROGRESS=1)
+# Thread-level misuse (tests/mpi/thread_misuse.c; skiff only: MPICH and Open MPI detect neither): a call
+# from a second thread under FUNNELED, overlapping calls under SERIALIZED (threads_, so TSan runs them).
+foreach(mode funneled serialized)
+  skiff_mpi_test(threads_misuse_${mode} thread_misuse.c "1;2" ARGS ${mode})
+  set_property(TEST threads_misuse_${mode}_np1 threads_misuse_${mode}_np2 threads_misuse_${mode}_tcp_np2
+    APPEND PROPERTY LABELS threads)
+endforeach()
+set_tests_properties(threads_misuse_serialized_np1 threads_misuse_serialized_np2 threads_misuse_serialized_tcp_np2
+  PROPERTIES PASS_REGULAR_EXPRESSION "MPI_Comm_rank called while another thread was inside MPI, under MPI_THREAD_SERIALIZED")
+set_property(TEST threads_misuse_serialized_np1 threads_misuse_serialized_np2 threads_misuse_serialized_tcp_np2
+  PROPERTY FAIL_REGULAR_EXPRESSION "FAIL \\[rank" "MPI_Comm_size called while")
+skiff_mpi_fatal_test(threads_misuse_fatal thread_misuse.c "1"
+  "MPI_Comm_rank on rank 0: called from a thread other than the one that called MPI_Init_thread, under MPI_THREAD_FUNNELED"
+  ARGS fatal)

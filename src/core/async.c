@@ -144,6 +144,7 @@ int skiff_async_start(void)
     }
     /* The lock is on for good from here (as under MULTIPLE); the caller's level stays what it asked for. */
     skiff_mt_on = 1;
+    skiff_mt_mode = SKIFF_MT_LOCK;
     atomic_store(&stop, 0);
     /* Signals go to the application's threads, as they would without this one. */
     sigset_t all, old;

@@ -19,6 +19,17 @@
 #include "util/arch.h"
 
 extern int skiff_mt_on;
+/* What the checked entry guard (SKIFF_MT_GUARD_CHECKED, in SKIFF_ENTER) does: 0 nothing (SINGLE: its one
+ * branch, as before), SKIFF_MT_LOCK the lock (skiff_mt_on), SKIFF_MT_FUNNELED / SKIFF_MT_SERIALIZED a
+ * check for the level's misuse (core/mt.c; MPI_Init_thread turns it on). */
+extern int skiff_mt_mode;
+#define SKIFF_MT_LOCK 1
+#define SKIFF_MT_FUNNELED 2
+#define SKIFF_MT_SERIALIZED 3
+/* This thread called MPI_Init or MPI_Init_thread (MPI_Is_thread_main). */
+extern __thread int skiff_mt_main __attribute__((tls_model("initial-exec")));
+/* Turns the misuse check on for the level the world model granted (the lock, if on, wins). */
+void skiff_mt_check_level(int level);
 /* More than one application thread may be inside MPI at once (MULTIPLE was granted). skiff_mt_on alone
  * (the lock, without this) is the asynchronous progress thread's (core/async.c): it never creates
  * communicators nor runs collectives, so what must change for concurrent application calls (context-id
@@ -55,16 +66,36 @@ static inline void skiff_mt_exit(void)
         skiff_mt_give_slow();
 }
 
+/* FUNNELED and SERIALIZED misuse (core/mt.c): reports it; 2 when the call is inside (SERIALIZED: to be
+ * left at its return), else 0. */
+int skiff_mt_check_enter(const char *call);
+void skiff_mt_check_exit(void);
+
 static inline void skiff_mt_leave(const int *held)
 {
-    if (SKIFF_UNLIKELY(*held))
-        skiff_mt_exit();
+    if (SKIFF_UNLIKELY(*held)) {
+        if (SKIFF_LIKELY(*held == 1))
+            skiff_mt_exit();
+        else
+            skiff_mt_check_exit();
+    }
+}
+
+static inline int skiff_mt_guard_enter(const char *call)
+{
+    return SKIFF_LIKELY(skiff_mt_mode == SKIFF_MT_LOCK) ? skiff_mt_enter() : skiff_mt_check_enter(call);
 }
 
 /* The first statement of an entry point that does not use SKIFF_ENTER: holds the lock to its return. */
 #define SKIFF_MT_GUARD()                                                                                 \
     __attribute__((cleanup(skiff_mt_leave), unused)) const int skiff_mt_held_ =                          \
         SKIFF_UNLIKELY(skiff_mt_on) ? skiff_mt_enter() : 0
+
+/* SKIFF_MT_GUARD that also checks FUNNELED's and SERIALIZED's rule (SKIFF_ENTER's first statement): at
+ * SINGLE still one branch on one global; the check costs only at the two levels it is for. */
+#define SKIFF_MT_GUARD_CHECKED(call)                                                                     \
+    __attribute__((cleanup(skiff_mt_leave), unused)) const int skiff_mt_held_ =                          \
+        SKIFF_UNLIKELY(skiff_mt_mode) ? skiff_mt_guard_enter(call) : 0
 
 /* The per-call globals and the lock's nesting, parked while a waiting thread does not hold the lock. */
 struct skiff_mt_parked {

@@ -42,6 +42,7 @@ static int start(int required, int *provided, enum skiff_prof_call id, double t_
     skiff_world_state = SKIFF_WORLD_ACTIVE;
     if (provided)
         *provided = skiff.thread_level < required ? skiff.thread_level : required;
+    skiff_mt_check_level(skiff.thread_level < required ? skiff.thread_level : required);
     skiff_prof_init(id, t_enter);
     return MPI_SUCCESS;
 }
@@ -110,7 +111,7 @@ SKIFF_ALIAS(MPI_Finalized)
 
 int PMPI_Query_thread(int *provided)
 {
-    SKIFF_ENTER(MPI_Query_thread);
+    SKIFF_ENTER_ANY_THREAD(MPI_Query_thread);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_fail_world(skiff_check_ptr(provided, "provided"));
     if (rc)
@@ -122,12 +123,12 @@ SKIFF_ALIAS(MPI_Query_thread)
 
 int PMPI_Is_thread_main(int *flag)
 {
-    SKIFF_ENTER(MPI_Is_thread_main);
+    SKIFF_ENTER_ANY_THREAD(MPI_Is_thread_main);
     SKIFF_REQUIRE_INIT();
     int rc = skiff_fail_world(skiff_check_ptr(flag, "flag"));
     if (rc)
         return rc;
-    *flag = 1;
+    *flag = skiff_mt_main;
     return MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Is_thread_main)
@@ -171,7 +172,7 @@ SKIFF_ALIAS(MPI_Abort)
 
 int PMPI_Get_version(int *version, int *subversion)
 {
-    SKIFF_ENTER(MPI_Get_version);
+    SKIFF_ENTER_ANY_THREAD(MPI_Get_version);
     int rc;
     if ((rc = skiff_check_ptr(version, "version")) || (rc = skiff_check_ptr(subversion, "subversion")))
         return skiff_fail_world(rc);
@@ -183,7 +184,7 @@ SKIFF_ALIAS(MPI_Get_version)
 
 int PMPI_Get_library_version(char *version, int *resultlen)
 {
-    SKIFF_ENTER(MPI_Get_library_version);
+    SKIFF_ENTER_ANY_THREAD(MPI_Get_library_version);
     int rc;
     if ((rc = skiff_check_ptr(version, "version")) || (rc = skiff_check_ptr(resultlen, "resultlen")))
         return skiff_fail_world(rc);

@@ -29,6 +29,13 @@
  * (core/mt.h; declared first, so released last), names the call for error messages and opens its profiler
  * span (mpi/profile.h), which records the call when it returns. name is the bare MPI_X. */
 #define SKIFF_ENTER(name)                                                                                \
+    SKIFF_MT_GUARD_CHECKED("P" #name);                                                                   \
+    skiff_call = #name;                                                                                  \
+    SKIFF_PROF_SPAN(name)
+
+/* SKIFF_ENTER for the calls MPI-4.1 lets any thread make at any level (11.6: MPI_Initialized,
+ * MPI_Finalized, MPI_Query_thread, MPI_Is_thread_main, MPI_Get_version, MPI_Get_library_version). */
+#define SKIFF_ENTER_ANY_THREAD(name)                                                                     \
     SKIFF_MT_GUARD();                                                                                    \
     skiff_call = #name;                                                                                  \
     SKIFF_PROF_SPAN(name)
@@ -36,7 +43,7 @@
 /* SKIFF_ENTER for a body shared by MPI_X and its large-count twin MPI_X_c: large (0 or 1) says which
  * call this is, for the messages and the profiler. */
 #define SKIFF_ENTER_TWIN(name, large)                                                                    \
-    SKIFF_MT_GUARD();                                                                                    \
+    SKIFF_MT_GUARD_CHECKED("P" #name);                                                                   \
     skiff_call = (large) ? #name "_c" : #name;                                                           \
     __attribute__((cleanup(skiff_prof_leave), unused)) const struct skiff_prof_span skiff_span_ = {      \
         (large) ? SKIFF_PC_##name##_c : SKIFF_PC_##name,                                                 \

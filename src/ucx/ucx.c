@@ -67,6 +67,7 @@ struct arrival {
     void *data;
     size_t len;
     void *release; /* UCX's descriptor, held with UCS_INPROGRESS; else data is ours to free */
+    size_t cap;    /* data is a reusable rendezvous buffer of this many bytes (0: not one) */
 };
 
 static struct {
@@ -229,6 +230,41 @@ static void recv_done(void *req, ucs_status_t st, size_t len, void *user)
     ucp_request_free(req);
 }
 
+/* Rendezvous payloads land in buffers kept for reuse: a fresh one per piece would cost page faults on
+ * every large message. A few of the size of a piece are enough; the rest are freed. */
+#define SPARE_BUFFERS 4
+
+static struct {
+    void *p[SPARE_BUFFERS];
+    size_t cap[SPARE_BUFFERS];
+} spare;
+
+static void *buffer_get(size_t len, size_t *cap)
+{
+    for (int i = 0; i < SPARE_BUFFERS; i++) {
+        if (spare.p[i] && spare.cap[i] >= len) {
+            void *b = spare.p[i];
+            *cap = spare.cap[i];
+            spare.p[i] = NULL;
+            return b;
+        }
+    }
+    *cap = len ? len : 1;
+    return malloc(*cap);
+}
+
+static void buffer_put(void *b, size_t cap)
+{
+    for (int i = 0; i < SPARE_BUFFERS; i++) {
+        if (!spare.p[i]) {
+            spare.p[i] = b;
+            spare.cap[i] = cap;
+            return;
+        }
+    }
+    free(b);
+}
+
 /* Hands the queue's ready front to the core; stops at a rendezvous still in flight. */
 static int drain(void)
 {
@@ -240,6 +276,8 @@ static int drain(void)
         skiff_core_incoming(a->peer, &a->h, a->data, a->len);
         if (a->release)
             ucp_am_data_release(U.worker, a->release);
+        else if (a->cap)
+            buffer_put(a->data, a->cap);
         else
             free(a->data);
         free(a);
@@ -278,7 +316,10 @@ static ucs_status_t on_message(void *arg, const void *header, size_t hlen, void 
         return UCS_OK;
     }
     struct arrival *a = calloc(1, sizeof *a);
-    if (!a || !(a->data = rndv || !(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA) ? malloc(len ? len : 1) : data))
+    if (a)
+        a->data = rndv ? buffer_get(len, &a->cap)
+                       : param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA ? data : malloc(len ? len : 1);
+    if (!a || !a->data)
         skiff_abort_job(MPI_ERR_NO_MEM, "ucx: out of memory for an arriving message");
     a->peer = w.rank;
     a->h = w.h;
@@ -561,6 +602,10 @@ static void ucx_finalize(void)
         ucp_cleanup(U.ctx);
     if (U.epfd >= 0)
         close(U.epfd);
+    for (int i = 0; i < SPARE_BUFFERS; i++) {
+        free(spare.p[i]);
+        spare.p[i] = NULL;
+    }
     while (U.zc) {
         struct zc_send *z = U.zc;
         U.zc = z->next;

@@ -48,7 +48,7 @@ const struct skiff_config_row skiff_config_table[] = {
      "socket send and receive buffer bytes per rail; 0 leaves them to the kernel's autotuning, which sizes them to the measured bandwidth-delay product"},
     {"SKIFF_UCX_EAGER", SKIFF_CFG_SIZE, "65536", 0, 1 << 22, AT(ucx_eager),
      "largest message (bytes) sent eagerly over ucx; larger ones go after a handshake in pieces that UCX moves with its own rendezvous"},
-    {"SKIFF_UCX_PIECE", SKIFF_CFG_SIZE, "1048576", 4096, 1 << 30, AT(ucx_piece),
+    {"SKIFF_UCX_PIECE", SKIFF_CFG_SIZE, "4194304", 4096, 1 << 30, AT(ucx_piece),
      "bytes of one piece of a large message over ucx"},
     {"SKIFF_PROFILE", SKIFF_CFG_INT, "0", 0, 1, AT(profile),
      "1: every rank records count, time and message sizes of each MPI call; rank 0 writes one report at MPI_Finalize (docs/profiler.md)"},

@@ -18,6 +18,7 @@
 #include "tcp/tcp_int.h"
 #include "tcp/wire.h"
 #include "util/config.h"
+#include "util/host.h"
 #include "util/log.h"
 
 /* A rail stops taking new messages when this much waits in user space; the core keeps the rest
@@ -260,17 +261,6 @@ void skiff_tcp_describe_host(char *out, size_t len)
                                 a[i].ifname);
 }
 
-/* FNV-1a of the host name: two nodes in network namespaces of one machine share its CPUs. */
-static uint32_t host_hash(void)
-{
-    char name[256] = "";
-    uint32_t h = 2166136261u;
-    gethostname(name, sizeof name - 1);
-    for (const char *p = name; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    return h;
-}
-
 static int publish(void)
 {
     char text[SKIFF_JOB_CARD];
@@ -279,7 +269,7 @@ static int publish(void)
         return -1;
     T->card.naddrs = n;
     T->card.port = T->port;
-    T->card.host = host_hash();
+    T->card.host = skiff_host_hash();
     if (skiff_net_card_encode(&T->card, text, sizeof text)) {
         skiff_error("tcp: too many addresses for one card; narrow them with SKIFF_TCP_NETS");
         return -1;

@@ -2,7 +2,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #define PREFIX "u1:"
 
@@ -41,14 +40,4 @@ int skiff_ucx_card_decode(const char *text, uint32_t *host, unsigned char *addr,
     *host = h;
     *alen = n / 2;
     return 0;
-}
-
-uint32_t skiff_ucx_host_hash(void)
-{
-    char name[256] = "";
-    uint32_t h = 2166136261u;
-    gethostname(name, sizeof name - 1);
-    for (const char *p = name; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    return h;
 }

@@ -14,7 +14,5 @@
 int skiff_ucx_card_encode(uint32_t host, const void *addr, size_t alen, char *out, size_t len);
 /* 0, or -1 for anything that is not a card (the text comes from another process: trust nothing). */
 int skiff_ucx_card_decode(const char *text, uint32_t *host, unsigned char *addr, size_t cap, size_t *alen);
-/* FNV-1a of this host's name. */
-uint32_t skiff_ucx_host_hash(void);
 
 #endif

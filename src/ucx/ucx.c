@@ -15,6 +15,7 @@
 #include "core/error.h"
 #include "ucx/card.h"
 #include "util/config.h"
+#include "util/host.h"
 #include "util/log.h"
 #include "util/timer.h"
 
@@ -448,7 +449,7 @@ static int connect_peer(int p)
         return -1;
     }
     int same_node = skiff_boot.map.node[p] == skiff_boot.node;
-    U.same_machine += !same_node && host == skiff_ucx_host_hash();
+    U.same_machine += !same_node && host == skiff_host_hash();
     /* Peer failure reports restrict UCX to wires that can give them, which its shared-memory ones
      * cannot: within a node a death is seen as on the shm transport instead (the launcher, and the
      * rank-state checks of an idle wait), so that UCX may pick shared memory there. */
@@ -476,7 +477,7 @@ static int publish(void)
     char text[SKIFF_JOB_CARD];
     if (ucp_worker_query(U.worker, &a) != UCS_OK)
         return -1;
-    int bad = skiff_ucx_card_encode(skiff_ucx_host_hash(), a.address, a.address_length, text, sizeof text);
+    int bad = skiff_ucx_card_encode(skiff_host_hash(), a.address, a.address_length, text, sizeof text);
     if (bad)
         skiff_error("ucx: this rank's worker address (%zu bytes) does not fit its %d-byte address card; narrow it "
                     "with UCX_TLS or UCX_NET_DEVICES", a.address_length, SKIFF_JOB_CARD);

@@ -63,3 +63,19 @@ function(skiff_ucx_cluster_tests)
   set_tests_properties(cluster_fault_kill_ucx_np2 PROPERTIES TIMEOUT 90 PROCESSORS 2 LABELS "fault;ucx;cluster"
     SKIP_RETURN_CODE 77 ENVIRONMENT "SKIFF_MPIEXEC=${SKIFF_MPIEXEC};SKIFF_TRANSPORTS=shm,ucx;UCX_TLS=tcp")
 endfunction()
+
+# libmpi opens the ucx module only when SKIFF_TRANSPORTS names ucx (src/ucx/module.h): a default job maps
+# none of UCX's libraries, a job over ucx does.
+function(skiff_ucx_module_tests)
+  if(NOT SKIFF_HAVE_UCX)
+    return()
+  endif()
+  skiff_mpi_program(ucx_module.c target)
+  add_test(NAME ucx_module_absent_np2
+    COMMAND ${SKIFF_MPIEXEC} -n 2 --timeout 60 $<TARGET_FILE:${target}> absent)
+  add_test(NAME ucx_module_present_np2
+    COMMAND ${SKIFF_MPIEXEC} -n 2 --timeout 60 $<TARGET_FILE:${target}> present)
+  set_tests_properties(ucx_module_absent_np2 ucx_module_present_np2 PROPERTIES TIMEOUT 90 PROCESSORS 2
+    LABELS "mpi;ucx" FAIL_REGULAR_EXPRESSION "FAIL \\[rank" PASS_REGULAR_EXPRESSION "as expected")
+  set_tests_properties(ucx_module_present_np2 PROPERTIES ENVIRONMENT "SKIFF_TRANSPORTS=ucx;UCX_TLS=tcp")
+endfunction()

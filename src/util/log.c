@@ -38,6 +38,11 @@ void skiff_log_write(int level, const char *fmt, ...)
     va_end(ap);
 }
 
+void skiff_log_vwrite(int level, const char *fmt, va_list ap)
+{
+    emit(1, level, fmt, ap);
+}
+
 void skiff_error_named(const char *fmt, ...)
 {
     va_list ap;

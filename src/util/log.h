@@ -4,6 +4,8 @@
 #ifndef SKIFF_LOG_H
 #define SKIFF_LOG_H
 
+#include <stdarg.h>
+
 #include "util/config.h"
 
 #define SKIFF_LOG_ERROR 0
@@ -13,6 +15,7 @@
 
 void skiff_log_set_rank(int rank);
 void skiff_log_write(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void skiff_log_vwrite(int level, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* An error whose text already names the call and the rank (an MPI error's message): "skiff: text". */
 void skiff_error_named(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -33,12 +33,16 @@ function(skiff_ucx_fault_tests)
     set_tests_properties(fault_${mode}_ucx_np3 PROPERTIES TIMEOUT 60 PROCESSORS 3 LABELS "fault;ucx"
       ENVIRONMENT "SKIFF_TRANSPORTS=ucx;UCX_TLS=tcp")
   endforeach()
+  # A rank that leaves without MPI_Finalize (noexit) never closes UCX, and under ASan LeakSanitizer cannot
+  # scan what UCX's module leaves running (its tracer crashes there): no leak check for those two runs.
+  set_property(TEST fault_noexit_ucx_np3 APPEND PROPERTY ENVIRONMENT "ASAN_OPTIONS=abort_on_error=1:detect_leaks=0")
   foreach(mode kill noexit)
     add_test(NAME fault_${mode}_ucxnodes_np3
       COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/fault/fault.sh ${mode} ${SKIFF_UCX_2HOSTS} $<TARGET_FILE:fault_faulty> 3)
     set_tests_properties(fault_${mode}_ucxnodes_np3 PROPERTIES TIMEOUT 60 PROCESSORS 3 LABELS "fault;ucx"
       ENVIRONMENT "SKIFF_TRANSPORTS=shm,ucx;UCX_TLS=tcp")
   endforeach()
+  set_property(TEST fault_noexit_ucxnodes_np3 APPEND PROPERTY ENVIRONMENT "ASAN_OPTIONS=abort_on_error=1:detect_leaks=0")
 endfunction()
 
 # Across the emulated cluster's network namespaces (tests/cluster/cluster.sh; skipped, 77, without root

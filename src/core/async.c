@@ -13,7 +13,7 @@
  *   the same core runs first); sends that wait for room in a full queue (only polling sees room come
  *   back) make it nap, 50 us doubling to 1 ms; otherwise it sleeps on the transports' own wake-up until a
  *   peer's message arrives: shared memory's futex doorbell (the announcement made under the lock, the
- *   sleep without it), epoll over the tcp rails and the doorbell's wake socket. So with nothing to do it
+ *   sleep without it), or epoll over a network transport's connections and the doorbell's wake socket. So with nothing to do it
  *   costs nothing, and with more ranks than cores it runs only when a message came in.
  * - MPI_Finalize (or the exit of a process whose sessions all ended) stops it before anything is torn
  *   down, waking it from whichever sleep it is in. */
@@ -38,8 +38,6 @@
 #include "core/mt.h"
 #include "core/progress.h"
 #include "core/pt2pt.h"
-#include "shm/shm.h"
-#include "tcp/tcp.h"
 #include "util/config.h"
 #include "util/log.h"
 
@@ -47,7 +45,7 @@
 #define NAP_MAX 1e-3
 /* The longest sleep: every wake-up is rung, so this only bounds what a lost one could cost. */
 #define SLEEP_SECONDS 0.1
-/* Shared memory without a wake socket beside tcp: nothing rings epoll for it (core/progress.c). */
+/* A transport whose wake descriptor the sleeper cannot watch (core/progress.c). */
 #define MIXED_SLEEP_SECONDS 0.001
 #define CALL_NAME "the progress thread (SKIFF_ASYNC_PROGRESS)"
 
@@ -55,7 +53,7 @@ static pthread_t thread;
 static int running;          /* the application's starting and stopping thread alone reads and writes it */
 static atomic_int stop;
 static _Atomic uint32_t kick; /* a futex to sleep on when the process has no transport (one rank) */
-static int wake_fd = -1;     /* an eventfd in the tcp epoll set, written to stop the thread */
+static int wake_fd = -1;     /* an eventfd in the sleeper's epoll set, written to stop the thread */
 
 int skiff_async_running(void)
 {
@@ -74,35 +72,55 @@ static void nap(unsigned n)
     sleep_for(t < NAP_MAX ? t : NAP_MAX);
 }
 
+/* Arms the bells (core/progress.c) and the sleeper when it has a doze; 0 if something came in meanwhile
+ * (nothing is left armed then). */
+static int arm_all(uint32_t *token)
+{
+    const struct skiff_transport *s = skiff.sleeper;
+    uint32_t t;
+    int k = 0;
+    while (k < skiff.nbells && !skiff.bells[k]->arm(&t))
+        k++;
+    if (k == skiff.nbells && !(s->doze && s->arm(token)))
+        return 1;
+    while (k-- > 0)
+        skiff.bells[k]->disarm();
+    return 0;
+}
+
 /* Called holding the lock; lets go of it and sleeps until a peer's message (or the stop) wakes it. */
 static void sleep_on_transports(void)
 {
-    const struct skiff_transport *tcp = skiff.tcp, *shm = skiff.shm;
-    int mixed = skiff.sleep_mixed, armed = shm && (!tcp || mixed == 1);
-    uint32_t bell = 0, k = atomic_load(&kick);
-    if (tcp && wake_fd < 0) { /* ucx between nodes: its sleep is not made for a second thread; nap */
+    const struct skiff_transport *s = skiff.sleeper;
+    uint32_t token = 0, k = atomic_load(&kick);
+    if (!s) {
+        skiff_mt_exit();
+        if (!atomic_load(&stop)) {
+            struct timespec ts = {0, (long)(SLEEP_SECONDS * 1e9)};
+            syscall(SYS_futex, &kick, FUTEX_WAIT_PRIVATE, k, &ts, NULL, 0);
+        }
+        return;
+    }
+    if (s->sleep_needs_lock || (!s->doze && wake_fd < 0)) { /* nothing could wake it: nap */
         skiff_mt_exit();
         sleep_for(NAP_MAX);
         return;
     }
-    if (armed && skiff_shm_doze_arm(&bell)) { /* something came in meanwhile: another pass */
+    if (!arm_all(&token)) { /* something came in meanwhile: another pass */
         skiff_mt_exit();
         return;
     }
     skiff_mt_exit();
-    if (tcp) {
+    if (s->doze) {
+        s->doze(token, SLEEP_SECONDS);
+    } else {
         uint64_t n;
-        tcp->sleep(mixed == 2 ? MIXED_SLEEP_SECONDS : SLEEP_SECONDS, NULL, NULL);
+        s->sleep(skiff.sleep_brief ? MIXED_SLEEP_SECONDS : SLEEP_SECONDS, NULL, NULL);
         if (read(wake_fd, &n, sizeof n) < 0 && errno != EAGAIN)
             sleep_for(NAP_MAX); /* cannot happen with an eventfd; never spin on it */
-        if (armed)
-            skiff_shm_doze_end();
-    } else if (shm) {
-        skiff_shm_doze(bell, SLEEP_SECONDS);
-    } else if (!atomic_load(&stop)) {
-        struct timespec ts = {0, (long)(SLEEP_SECONDS * 1e9)};
-        syscall(SYS_futex, &kick, FUTEX_WAIT_PRIVATE, k, &ts, NULL, 0);
     }
+    for (int i = skiff.nbells; i-- > 0;)
+        skiff.bells[i]->disarm();
 }
 
 static void *run(void *arg)
@@ -134,7 +152,11 @@ int skiff_async_start(void)
 {
     if (running || !skiff_cfg.async_progress || !skiff.initialized)
         return MPI_SUCCESS;
-    if (skiff.tcp && strcmp(skiff.tcp->name, "tcp") == 0 && ((wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0 || skiff_tcp_watch(wake_fd) != 0)) {
+    /* A sleeper with a doze is rung through the transport (wake); one that sleeps in epoll gets an
+     * eventfd to watch. */
+    const struct skiff_transport *s = skiff.sleeper;
+    if (s && !s->doze && s->watch && !s->sleep_needs_lock &&
+        ((wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0 || s->watch(wake_fd) != 0)) {
         int e = errno;
         if (wake_fd >= 0)
             close(wake_fd);
@@ -178,8 +200,8 @@ static void wake(void)
     skiff_mt_wake_all();
     if (wake_fd >= 0 && write(wake_fd, &one, sizeof one) < 0 && errno != EAGAIN)
         skiff_error("cannot wake the progress thread: %s", strerror(errno));
-    if (skiff.shm)
-        skiff_shm_wake_self();
+    if (skiff.sleeper && skiff.sleeper->wake)
+        skiff.sleeper->wake();
     atomic_fetch_add(&kick, 1);
     syscall(SYS_futex, &kick, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }

@@ -9,13 +9,8 @@
 #include "core/match.h"
 #include "core/pt2pt.h"
 #include "core/request.h"
-#include "shm/cma.h"
-#include "self/self.h"
-#include "shm/shm.h"
+#include "core/transports.h"
 #include "tcp/tcp.h"
-#ifdef SKIFF_HAVE_UCX
-#include "ucx/ucx.h"
-#endif
 #include <stdlib.h>
 #include <string.h>
 #include "util/config.h"
@@ -35,71 +30,14 @@ static unsigned choose_spin(void)
     return skiff.oversubscribed ? 0 : 1u << 22;
 }
 
-/* The transport between nodes: tcp, or ucx when SKIFF_TRANSPORTS names it (config.c accepts ucx only
- * when it is built). Collective, like both inits. */
-static const struct skiff_transport *net_init(const unsigned char *uses)
-{
-#ifdef SKIFF_HAVE_UCX
-    if (skiff_cfg.transports & SKIFF_TR_UCX)
-        return skiff_ucx_init(uses);
-#endif
-    return skiff_tcp_init(uses);
-}
-
-static int net_watch(int fd)
-{
-#ifdef SKIFF_HAVE_UCX
-    if (skiff_cfg.transports & SKIFF_TR_UCX)
-        return skiff_ucx_watch(fd);
-#endif
-    return skiff_tcp_watch(fd);
-}
-
-static int net_same_machine(void)
-{
-#ifdef SKIFF_HAVE_UCX
-    if (skiff_cfg.transports & SKIFF_TR_UCX)
-        return skiff_ucx_same_machine();
-#endif
-    return skiff_tcp_same_machine();
-}
-
-/* Shared memory within a node, tcp (or ucx) between nodes; SKIFF_TRANSPORTS=tcp or =ucx puts every
- * pair on that one. skiff.tcp and via_tcp hold whichever network transport is in use. */
+/* Shared memory within a node, tcp (or ucx) between nodes, as the list of transports says
+ * (core/transports.c). */
 static int init_transports(void)
 {
-    int shm_ok = skiff_cfg.transports & SKIFF_TR_SHM;
-    skiff.peer_tr = calloc((size_t)skiff.size, sizeof *skiff.peer_tr);
-    skiff.via_tcp = calloc((size_t)skiff.size, 1);
-    if (!skiff.peer_tr || !skiff.via_tcp)
+    if (skiff_transports_init())
         return -1;
-    for (int r = 0; r < skiff.size; r++)
-        skiff.via_tcp[r] = r != skiff.rank && (!shm_ok || skiff_boot.map.node[r] != skiff_boot.node);
-    /* Every rank reaches the same verdict from the same map, so the network setup stays collective. */
-    int need_tcp = skiff_boot.map.nnodes > 1 || (!shm_ok && skiff.size > 1);
-    if (need_tcp && !(skiff_cfg.transports & (SKIFF_TR_TCP | SKIFF_TR_UCX))) {
-        skiff_error("the job spans %d nodes but SKIFF_TRANSPORTS excludes tcp and ucx", skiff_boot.map.nnodes);
-        return -1;
-    }
-    if (shm_ok)
-        skiff.shm = skiff_shm_init();
-    else if (skiff_boot_map(skiff_job_header_size((uint32_t)skiff_boot.local_size)) == NULL)
-        return -1;
-    if (shm_ok && !skiff.shm)
-        return -1;
-    if (need_tcp && !(skiff.tcp = net_init(skiff.via_tcp)))
-        return -1;
-    for (int r = 0; r < skiff.size; r++)
-        skiff.peer_tr[r] = skiff.via_tcp[r] ? skiff.tcp : skiff.shm ? skiff.shm : skiff.tcp;
-    skiff.peer_tr[skiff.rank] = &skiff_self_transport;
-    /* One sleep for both transports: epoll, with shared memory's wake socket (a datagram socket that
-     * senders poke when they find this rank asleep) in it beside the network transport's descriptors. */
-    if (skiff.tcp && skiff.shm && skiff_boot.local_size > 1) {
-        int fd = skiff_shm_wake_fd();
-        skiff.sleep_mixed = fd > 0 && net_watch(fd) == 0 ? 1 : 2;
-    }
     /* Nodes that are namespaces of one machine share its CPUs: count their ranks too. */
-    if (skiff.tcp && skiff_boot.local_size + net_same_machine() > skiff_boot.node_cpus) {
+    if (skiff_boot.local_size + skiff_transports_same_machine() > skiff_boot.node_cpus) {
         skiff.oversubscribed = 1;
         skiff.spin_limit = choose_spin();
     }
@@ -117,17 +55,11 @@ void skiff_core_tcp_networks(char *out, size_t len)
 
 void skiff_core_transports(char *out, size_t len)
 {
-    char nets[256];
-    int e = skiff_cma_probe_errno();
-    skiff_core_tcp_networks(nets, sizeof nets);
-    char ucx[96] = "not built (no libucx-dev at configure time, or SKIFF_UCX=OFF)";
-#ifdef SKIFF_HAVE_UCX
-    skiff_ucx_describe(ucx, sizeof ucx);
-#endif
-    snprintf(out, len, "shm (fast boxes, lock-free queues; single copy: %s%s); tcp (networks: %s); ucx (%s)",
-             e ? "refused by the kernel: " : skiff_cma_worthwhile() ? "available and faster than the pipelined copy"
-                                                                     : "available but slower than the pipelined copy here, not used by default",
-             e ? strerror(e) : "", nets, ucx);
+    if (skiff_config_load() != 0) {
+        snprintf(out, len, "(settings invalid)");
+        return;
+    }
+    skiff_transports_describe(out, len);
 }
 
 int skiff_core_init(void)
@@ -151,21 +83,10 @@ int skiff_core_init(void)
 
 void skiff_core_finalize(void)
 {
-    /* tcp first: its goodbye may still see frames that the core must be alive to take. */
-    if (skiff.tcp)
-        skiff.tcp->finalize();
-    skiff.tcp = NULL;
+    skiff_transports_finalize();
     skiff_boot_set_state(SKIFF_RANK_FINALIZED, 0);
     skiff_pt2pt_finalize();
     skiff_match_finalize();
-    if (skiff.shm)
-        skiff.shm->finalize();
-    skiff.shm = NULL;
-    free(skiff.peer_tr);
-    free(skiff.via_tcp);
-    skiff.sleep_mixed = 0;
-    skiff.peer_tr = NULL;
-    skiff.via_tcp = NULL;
     skiff_bsend_finalize();
     skiff_comm_finalize();
     skiff_req_finalize();

@@ -4,17 +4,22 @@
 
 #include "core/transport.h"
 
+#define SKIFF_MAX_ACTIVE 4 /* transports with peers at once: within the node, between nodes, ... */
+
 struct skiff_core {
     int rank, size;
     int initialized, finalized;
     int thread_level;
-    const struct skiff_transport *shm; /* ranks on this node (NULL with SKIFF_TRANSPORTS=tcp) */
-    const struct skiff_transport *tcp; /* ranks on other nodes: tcp, or ucx with SKIFF_TRANSPORTS naming
-                                          it (NULL in a one-node job) */
     const struct skiff_transport **peer_tr; /* per job rank: the transport that reaches it (self too) */
-    unsigned char *via_tcp;             /* per job rank: 1 if reached over tcp (or ucx) */
-    int sleep_mixed;                    /* peers on both transports: 1 sleeps in epoll, woken by shm's
-                                           wake socket; 2 no wake socket, sleeps 1 ms at a time */
+    /* The transports that reach at least one peer (self excluded): progressed, in list order. */
+    const struct skiff_transport *active[SKIFF_MAX_ACTIVE];
+    int nactive;
+    /* Waiting (core/progress.c): a rank sleeps in the sleeper's sleep (NULL: no peers). The bells are
+     * the other active transports, whose wake descriptors the sleeper watches: armed around its sleep.
+     * sleep_brief: some other one could not be watched, so sleeps last 1 ms at most. */
+    const struct skiff_transport *sleeper;
+    const struct skiff_transport *bells[SKIFF_MAX_ACTIVE];
+    int nbells, sleep_brief;
     int oversubscribed;    /* more ranks on this node than CPUs: yield and sleep early */
     unsigned spin_limit;   /* polls before a waiting rank yields */
     int spin_adaptive;     /* SKIFF_SPIN=auto with a core per rank: stop polling early when preempted */
@@ -28,7 +33,8 @@ void skiff_core_finalize(void);
 
 /* The networks the tcp transport would offer on this host, for tools (works before MPI_Init). */
 void skiff_core_tcp_networks(char *out, size_t len);
-/* The transports this machine offers and why one is held back (single copy refused or slow). */
+/* The transports this build has and what each offers here (why single copy is held back, the networks,
+ * UCX's version), for tools (works before MPI_Init). */
 void skiff_core_transports(char *out, size_t len);
 
 /* The transport that reaches a job rank (this rank itself: self/self.c). */

@@ -13,7 +13,6 @@
 #include "core/greq.h"
 #include "core/mt.h"
 #include "core/pt2pt.h"
-#include "shm/shm.h"
 #include "util/arch.h"
 #include "util/config.h"
 #include "util/log.h"
@@ -31,10 +30,8 @@ int (*skiff_rma_progress_hook)(void);
 int skiff_progress(void)
 {
     int n = 0;
-    if (skiff.shm)
-        n += skiff.shm->progress();
-    if (skiff.tcp)
-        n += skiff.tcp->progress();
+    for (int i = 0; i < skiff.nactive; i++)
+        n += skiff.active[i]->progress();
     n += skiff_pt2pt_progress();
     if (SKIFF_UNLIKELY(skiff_progress_hook != NULL))
         n += skiff_progress_hook();
@@ -85,25 +82,32 @@ static void maybe_report(struct skiff_waiter *w)
     skiff_req_foreach(report_request, NULL);
 }
 
-/* With peers on both transports a rank sleeps in epoll, where shared memory's doorbell is a datagram
- * socket that senders poke when they find it asleep (the same announce / fence / re-check as the
- * futex). Without that socket it can only sleep briefly, so a shared-memory message waits at most that
- * long (MIXED_SLEEP_SECONDS). */
+/* One transport's sleep serves all (core/transports.c plans it): shared memory alone sleeps on its
+ * futex doorbell, a network transport in epoll. With peers on both, shared memory's doorbell is a
+ * datagram socket in the network's epoll that senders poke when they find this rank armed (the same
+ * announce / fence / re-check as the futex). Without that socket the sleep can only be brief, so a
+ * shared-memory message waits at most that long (MIXED_SLEEP_SECONDS). */
 static void sleep_on_transports(struct skiff_waiter *w)
 {
-    if (skiff.sleep_mixed == 1) {
-        if (!skiff_shm_arm(1) && !(w->ready && w->ready(w->arg)))
-            skiff.tcp->sleep(SLEEP_SECONDS, NULL, NULL);
-        skiff_shm_arm(0);
-    } else if (skiff.sleep_mixed == 2) {
-        skiff.tcp->sleep(MIXED_SLEEP_SECONDS, w->ready, w->arg);
-    } else if (skiff.tcp) {
-        skiff.tcp->sleep(SLEEP_SECONDS, w->ready, w->arg);
-    } else if (skiff.shm) {
-        skiff.shm->sleep(SLEEP_SECONDS, w->ready, w->arg);
-    } else {
-        sched_yield();
+    const struct skiff_transport *s = skiff.sleeper;
+    if (!s) { /* no peers: only another thread (a generalized request, say) can end the wait */
+        struct timespec ts = {0, (long)(MIXED_SLEEP_SECONDS * 1e9)};
+        nanosleep(&ts, NULL);
+        return;
     }
+    double t = skiff.sleep_brief ? MIXED_SLEEP_SECONDS : SLEEP_SECONDS;
+    if (!skiff.nbells) {
+        s->sleep(t, w->ready, w->arg);
+        return;
+    }
+    uint32_t token;
+    int k = 0;
+    while (k < skiff.nbells && !skiff.bells[k]->arm(&token))
+        k++;
+    if (k == skiff.nbells && !(w->ready && w->ready(w->arg)))
+        s->sleep(t, NULL, NULL);
+    while (k-- > 0)
+        skiff.bells[k]->disarm();
 }
 
 /* Only when idle: a launcher that went away, or a dead neighbour it did not clean up after. A
@@ -161,11 +165,11 @@ static int spin_contended(void)
  * thread is blocked on it, and otherwise waits exactly as a single thread does (spin, yield, sleep), so
  * a program that asked for MULTIPLE and calls from one thread waits like one that did not.
  *
- * Sleeping: with shared memory alone, the waiter sleeps on its doorbell still holding the lock, and a
- * thread that then finds the lock taken rings that doorbell (skiff_progress_wake_holder, from the lock's
+ * Sleeping: with shared memory alone (a sleeper that another thread can wake), the waiter sleeps on
+ * its doorbell still holding the lock, and a thread that then finds the lock taken rings that doorbell (skiff_progress_wake_holder, from the lock's
  * slow path); the sleeper also checks, after arming the doorbell, whether anyone is blocked on the lock,
  * so the ring cannot slip past (the lock's exchange and the doorbell's flag are ordered by seq_cst, as a
- * sender's message and the flag are). With tcp peers the sleep is in epoll, which nothing in this
+ * sender's message and the flag are). With network peers the sleep is in epoll, which nothing in this
  * process can interrupt yet: there a waiter naps without the lock instead (50 us doubling to 1 ms) and
  * polls again. A waiter still wanted by others once its yields are spent naps too, so two idle threads
  * pass the lock back and forth at most about a thousand times a second, never in a busy loop. */
@@ -187,7 +191,7 @@ static void mt_nap(unsigned naps)
 void skiff_progress_wake_holder(void)
 {
     if (atomic_load(&holder_sleeps))
-        skiff_shm_wake_self();
+        skiff.sleeper->wake();
 }
 
 static int lock_wanted_or_ready(void *arg)
@@ -212,9 +216,10 @@ static void hand_over(struct skiff_waiter *w)
 /* The sleep of a waiter holding the lock; 1 if it slept, 0 if it napped (its polls keep counting). */
 static int mt_sleep(struct skiff_waiter *w)
 {
-    if (skiff.shm && !skiff.tcp) {
+    const struct skiff_transport *s = skiff.sleeper;
+    if (s && s->wake && !skiff.nbells && !skiff.sleep_brief) {
         atomic_store(&holder_sleeps, 1);
-        skiff.shm->sleep(SLEEP_SECONDS, lock_wanted_or_ready, w);
+        s->sleep(SLEEP_SECONDS, lock_wanted_or_ready, w);
         atomic_store(&holder_sleeps, 0);
         return 1;
     }

@@ -14,6 +14,7 @@
 #include "boot/boot.h"
 #include "core/comm.h"
 #include "core/core.h"
+#include "core/transports.h"
 #include "core/node.h"
 #include "core/request.h"
 #include "core/trace_format.h"
@@ -309,8 +310,9 @@ void skiff_trace_finalize(void)
     h.jobid = skiff_boot.jobid;
     h.wall_ns = now();
     h.start_ns = tr.start;
-    h.shm_eager = skiff.shm ? skiff.shm->max_eager : 0;
-    h.tcp_eager = skiff.tcp ? skiff.tcp->max_eager : skiff_cfg.tcp_eager;
+    /* The replay simulator models pairs within a node and between nodes by these two. */
+    h.shm_eager = skiff_transports_eager(SKIFF_REACH_NODE, 0);
+    h.tcp_eager = skiff_transports_eager(SKIFF_REACH_ALL, skiff_cfg.tcp_eager);
     gethostname(h.host, sizeof h.host - 1);
     char prefix[4096], path[4200];
     prefix_of(prefix, sizeof prefix);

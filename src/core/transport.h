@@ -1,4 +1,6 @@
-/* What the core asks of a transport. One small table per transport; the core picks one per peer. */
+/* What the core asks of a transport: one small table each. The list of transports, which peers each
+ * reaches and in what order they are preferred, is core/transports.c; the core picks one per peer from
+ * it and drives every transport through these tables alone (docs/design.md, "Adding a transport"). */
 #ifndef SKIFF_TRANSPORT_H
 #define SKIFF_TRANSPORT_H
 
@@ -10,19 +12,45 @@
 struct skiff_transport {
     const char *name;
     /* Post header + payload to a peer. 0 when the transport has taken it (the payload may be reused),
-     * -EAGAIN when it has no room right now (the core retries from its progress loop). */
+     * -EAGAIN when it has no room right now (the core retries from its progress loop). May be called
+     * from inside this or another transport's progress (the core answers messages as they arrive). */
     int (*send)(int peer, const struct skiff_hdr *h, const void *payload, size_t len);
-    /* Deliver what has arrived to skiff_core_incoming(); returns how many messages were handled. */
+    /* Deliver what has arrived to skiff_core_incoming(); returns how many messages were handled. NULL
+     * when nothing can arrive that a send did not deliver at once (self). */
     int (*progress)(void);
-    /* Sleep until a peer rings this rank's doorbell or the timeout passes; returns at once if
-     * something is already waiting or ready(arg) holds once the doorbell is armed (ready may be NULL). */
-    void (*sleep)(double seconds, int (*ready)(void *arg), void *arg);
     /* Copy len bytes from a peer's address space (single copy); 0 or -errno. NULL if unsupported. */
     int (*pull)(int peer, uint64_t remote_addr, void *dst, size_t len);
     void (*finalize)(void);
     /* 1 once the peer has finalized (or ended): it will read nothing more from us. Everything it sent
      * before that can still be taken by progress. */
     int (*peer_finalized)(int peer);
+    /* After init: how many ranks of other nodes run on this same machine (namespaces, made-up host
+     * names), which compete for its CPUs. NULL: none can. */
+    int (*same_machine)(void);
+
+    /* ---- waiting (core/progress.c, core/async.c). A rank with nothing to do sleeps in one transport's
+     * sleep, the "sleeper"; the others must be able to wake it. ---- */
+    /* Sleep until a peer's message arrives or the timeout passes; returns at once if something is
+     * already waiting or ready(arg) holds once the sleep is announced (ready may be NULL). */
+    void (*sleep)(double seconds, int (*ready)(void *arg), void *arg);
+    /* Makes a descriptor's readiness end this transport's sleep too: 0 or -1. NULL: cannot (then it
+     * sleeps for others only when it is the one transport with peers). */
+    int (*watch)(int fd);
+    /* A descriptor that becomes readable when a peer wants this rank awake while it is armed, for
+     * another transport's sleep to watch; -1 if none can be made. NULL: none. */
+    int (*wake_fd)(void);
+    /* Announce a sleep that this transport's peers must wake (with the descriptor, or with doze), and
+     * withdraw it. arm returns 1, announcing nothing, if something already waits (do not sleep); token
+     * is for doze. Without the library lock: disarm, doze and wake only. NULL: nothing to announce. */
+    int (*arm)(uint32_t *token);
+    void (*disarm)(void);
+    /* Sleep after arm (it also disarms), until a peer or wake rings; needs no library lock. */
+    void (*doze)(uint32_t token, double seconds);
+    /* Wake a thread of this process that sleeps in this transport (armed or in sleep). NULL: cannot. */
+    void (*wake)(void);
+    /* 1: sleep may not run in a second thread while another progresses (the progress thread naps). */
+    unsigned char sleep_needs_lock;
+
     size_t max_eager; /* messages up to this many bytes go eagerly */
     size_t max_piece; /* largest payload of one send (pipelined DATA pieces) */
 };

@@ -4,6 +4,7 @@
 
 #include "core/transport.h"
 
-extern const struct skiff_transport skiff_self_transport;
+/* The table for sends to this rank itself (uses: only this rank). */
+const struct skiff_transport *skiff_self_init(const unsigned char *uses);
 
 #endif

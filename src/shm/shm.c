@@ -102,7 +102,7 @@ static void poke(int peer)
 static void ring_bell(int peer)
 {
     struct skiff_shm_mailbox *mb = &shm.mailbox[peer];
-    /* Pairs with the fence in shm_sleep: either the peer sees our message, or we see it asleep. */
+    /* Pairs with the fence in shm_arm: either the peer sees our message, or we see it asleep. */
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_load_explicit(&mb->sleeping, memory_order_relaxed)) {
         atomic_fetch_add_explicit(&mb->bell, 1, memory_order_relaxed);
@@ -112,9 +112,9 @@ static void ring_bell(int peer)
     }
 }
 
-/* MPI_THREAD_MULTIPLE: another thread of this process wakes the one asleep on our doorbell (only atomics
- * on the mailbox: safe without the library's lock). */
-void skiff_shm_wake_self(void)
+/* Another thread of this process (MPI_THREAD_MULTIPLE, the progress thread's stop) wakes the one asleep
+ * on our doorbell: only atomics on the mailbox, safe without the library's lock. */
+static void shm_wake(void)
 {
     ring_bell(shm.me);
 }
@@ -210,30 +210,21 @@ static int anything_waiting(void)
     return 0;
 }
 
-static void shm_sleep(double seconds, int (*ready)(void *arg), void *arg)
-{
-    struct skiff_shm_mailbox *mb = &shm.mailbox[shm.me];
-    uint32_t v = atomic_load_explicit(&mb->bell, memory_order_relaxed);
-    atomic_fetch_add_explicit(&mb->sleeping, 1, memory_order_relaxed);
-    atomic_thread_fence(memory_order_seq_cst);
-    if (!anything_waiting() && !(ready && ready(arg)))
-        skiff_futex_wait(&mb->bell, v, seconds);
-    atomic_fetch_sub_explicit(&mb->sleeping, 1, memory_order_relaxed);
-}
-
-int skiff_shm_doze_arm(uint32_t *bell)
+/* The announcement is a count: an application thread and the progress thread may sleep on the doorbell
+ * at once (shm_sleep counts too). */
+static int shm_arm(uint32_t *bell)
 {
     struct skiff_shm_mailbox *mb = &shm.mailbox[shm.me];
     *bell = atomic_load_explicit(&mb->bell, memory_order_relaxed);
     atomic_fetch_add_explicit(&mb->sleeping, 1, memory_order_relaxed);
-    atomic_thread_fence(memory_order_seq_cst);
+    atomic_thread_fence(memory_order_seq_cst); /* pairs with ring_bell's: we see its message or it sees us */
     if (!anything_waiting())
         return 0;
     atomic_fetch_sub_explicit(&mb->sleeping, 1, memory_order_relaxed);
     return 1;
 }
 
-void skiff_shm_doze_end(void)
+static void shm_disarm(void)
 {
     char buf[64];
     atomic_fetch_sub_explicit(&shm.mailbox[shm.me].sleeping, 1, memory_order_relaxed);
@@ -242,13 +233,25 @@ void skiff_shm_doze_end(void)
             ;
 }
 
-void skiff_shm_doze(uint32_t bell, double seconds)
+static void shm_doze(uint32_t bell, double seconds)
 {
     skiff_futex_wait(&shm.mailbox[shm.me].bell, bell, seconds);
-    skiff_shm_doze_end();
+    shm_disarm();
 }
 
-int skiff_shm_wake_fd(void)
+static void shm_sleep(double seconds, int (*ready)(void *arg), void *arg)
+{
+    uint32_t bell;
+    if (shm_arm(&bell))
+        return;
+    if (!(ready && ready(arg)))
+        skiff_futex_wait(&shm.mailbox[shm.me].bell, bell, seconds);
+    shm_disarm();
+}
+
+/* For a sleep in another transport's epoll (ranks with peers on other nodes too): a datagram socket
+ * that senders poke when they find this rank armed. Created on first call; -1 if it cannot be. */
+static int shm_wake_fd(void)
 {
     if (shm.wake_fd >= 0)
         return shm.wake_fd;
@@ -264,21 +267,6 @@ int skiff_shm_wake_fd(void)
     shm.wake_fd = fd;
     atomic_store(&shm.mailbox[shm.me].wake_sock, 1);
     return fd;
-}
-
-int skiff_shm_arm(int on)
-{
-    struct skiff_shm_mailbox *mb = &shm.mailbox[shm.me];
-    if (!on) {
-        char buf[64];
-        atomic_fetch_sub_explicit(&mb->sleeping, 1, memory_order_relaxed);
-        while (recv(shm.wake_fd, buf, sizeof buf, MSG_DONTWAIT) > 0) /* drain the pokes */
-            ;
-        return 0;
-    }
-    atomic_fetch_add_explicit(&mb->sleeping, 1, memory_order_relaxed);
-    atomic_thread_fence(memory_order_seq_cst);
-    return anything_waiting();
 }
 
 /* Once the kernel has refused a single copy, every later one answers -ENOSYS at once, and the core
@@ -317,10 +305,15 @@ static struct skiff_transport shm_ops = {
     .name = "shm",
     .send = shm_send,
     .progress = shm_progress,
-    .sleep = shm_sleep,
     .pull = shm_pull,
     .finalize = shm_finalize,
     .peer_finalized = skiff_boot_peer_finalized,
+    .sleep = shm_sleep,
+    .wake_fd = shm_wake_fd,
+    .arm = shm_arm,
+    .disarm = shm_disarm,
+    .doze = shm_doze,
+    .wake = shm_wake,
 };
 
 static int setup_cma(void)
@@ -344,8 +337,18 @@ static void setup_pairs(void)
     shm.pool = (struct skiff_cell_pool){pool_of(shm.me), shm.l.cell_stride, shm.l.ncells, 0};
 }
 
-const struct skiff_transport *skiff_shm_init(void)
+void skiff_shm_describe(char *out, size_t len)
 {
+    int e = skiff_cma_probe_errno();
+    snprintf(out, len, "fast boxes, lock-free queues; single copy: %s%s",
+             e ? "refused by the kernel: " : skiff_cma_worthwhile() ? "available and faster than the pipelined copy"
+                                                                     : "available but slower than the pipelined copy here, not used by default",
+             e ? strerror(e) : "");
+}
+
+const struct skiff_transport *skiff_shm_init(const unsigned char *uses)
+{
+    (void)uses; /* every rank of this node */
     shm.me = skiff_boot.local_rank;
     shm.n = skiff_boot.local_size;
     shm.local = skiff_boot.map.local;

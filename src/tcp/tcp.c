@@ -261,6 +261,13 @@ void skiff_tcp_describe_host(char *out, size_t len)
                                 a[i].ifname);
 }
 
+void skiff_tcp_describe(char *out, size_t len)
+{
+    char nets[256];
+    skiff_tcp_describe_host(nets, sizeof nets);
+    snprintf(out, len, "networks: %s", nets);
+}
+
 static int publish(void)
 {
     char text[SKIFF_JOB_CARD];
@@ -326,13 +333,14 @@ static int watch_rails(void)
 
 static void tcp_finalize(void);
 
-int skiff_tcp_watch(int fd)
+/* The other transports' wake descriptors sleep in our epoll; tcp_progress skips them (data.ptr NULL). */
+static int tcp_watch(int fd)
 {
     struct epoll_event ev = {.events = EPOLLIN, .data.ptr = NULL};
     return epoll_ctl(T->epfd, EPOLL_CTL_ADD, fd, &ev);
 }
 
-int skiff_tcp_same_machine(void)
+static int tcp_same_machine(void)
 {
     return T->same_machine;
 }
@@ -436,7 +444,9 @@ static struct skiff_transport tcp_ops = {
     .name = "tcp",
     .send = tcp_send,
     .progress = tcp_progress,
-    .sleep = tcp_sleep,
     .finalize = tcp_finalize,
     .peer_finalized = tcp_peer_finalized,
+    .same_machine = tcp_same_machine,
+    .sleep = tcp_sleep,
+    .watch = tcp_watch,
 };

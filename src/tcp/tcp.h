@@ -12,15 +12,11 @@
 /* Collective over the whole job (every rank calls it, whether or not it has tcp peers): publishes
  * this rank's card, then connects to every rank with uses[r] set. NULL after logging why. */
 const struct skiff_transport *skiff_tcp_init(const unsigned char *uses);
-/* Adds a descriptor whose readiness should end a sleep (the shared-memory transport's wake socket).
- * 0 or -1. */
-int skiff_tcp_watch(int fd);
-/* After init: how many ranks of other nodes run on this same machine (nodes emulated by network
- * namespaces or by a launcher's made-up host names), which compete for its CPUs. */
-int skiff_tcp_same_machine(void);
 /* The networks this host offers under SKIFF_TCP_NETS, as "ip/prefix(ifname),..." (for skiff-info);
  * the reason instead when none is usable. Needs no MPI_Init. */
 void skiff_tcp_describe_host(char *out, size_t len);
+/* The same as "networks: ...", for skiff-info's list of transports. */
+void skiff_tcp_describe(char *out, size_t len);
 /* Bytes handed to every rail since MPI_Init, frame heads included (an MPI_T performance variable);
  * 0 when tcp is not running. */
 unsigned long long skiff_tcp_sent_bytes(void);

@@ -78,16 +78,6 @@ const struct skiff_transport *skiff_ucx_init(const unsigned char *uses)
     return api->init(uses);
 }
 
-int skiff_ucx_watch(int fd)
-{
-    return load() ? api->watch(fd) : -1;
-}
-
-int skiff_ucx_same_machine(void)
-{
-    return load() ? api->same_machine() : 0;
-}
-
 void skiff_ucx_describe(char *out, size_t len)
 {
     if (load())

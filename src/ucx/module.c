@@ -1,5 +1,5 @@
 /* The module's side of ucx/module.h: the core services ucx.c and card.c call, forwarded to libmpi, and
- * the core's state they read, copied from libmpi before each entry. Compiled into libskiff_ucx.so only. */
+ * the core's state they read, copied from libmpi before init. Compiled into libskiff_ucx.so only. */
 #include "ucx/module.h"
 
 #include "core/error.h"
@@ -61,19 +61,7 @@ static const struct skiff_transport *init(const unsigned char *uses)
     return skiff_ucx_init(uses);
 }
 
-static int watch(int fd)
-{
-    settle();
-    return skiff_ucx_watch(fd);
-}
-
-static int same_machine(void)
-{
-    settle();
-    return skiff_ucx_same_machine();
-}
-
-static const struct skiff_ucx_api api = {init, watch, same_machine, skiff_ucx_describe};
+static const struct skiff_ucx_api api = {init, skiff_ucx_describe};
 
 __attribute__((visibility("default"))) const struct skiff_ucx_api *skiff_ucx_module(const struct skiff_ucx_host *h)
 {

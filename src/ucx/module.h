@@ -6,7 +6,7 @@
  * SKIFF_TRANSPORTS names ucx (or skiff-info asks for UCX's version). libmpi exports nothing but MPI_* and
  * PMPI_*, so the module cannot link to the core: it gets the few core services it needs through this
  * table, and copies the core's settled state (rank and size, the boot information, the settings) each
- * time libmpi calls into it outside the transport table (init, watch, same_machine). */
+ * time libmpi calls its init (the rest goes through the transport table, core/transport.h). */
 #ifndef SKIFF_UCX_MODULE_H
 #define SKIFF_UCX_MODULE_H
 
@@ -19,7 +19,7 @@
 #include "util/config.h"
 
 /* Raised whenever either table changes: a module of another build is refused, not misused. */
-#define SKIFF_UCX_MODULE_ABI 1
+#define SKIFF_UCX_MODULE_ABI 2
 #define SKIFF_UCX_MODULE_FILE "libskiff_ucx.so"
 #define SKIFF_UCX_MODULE_ENTRY "skiff_ucx_module"
 
@@ -40,8 +40,6 @@ struct skiff_ucx_host {
 /* What the module offers: the calls of ucx/ucx.h. */
 struct skiff_ucx_api {
     const struct skiff_transport *(*init)(const unsigned char *uses);
-    int (*watch)(int fd);
-    int (*same_machine)(void);
     void (*describe)(char *out, size_t len);
 };
 

@@ -387,13 +387,13 @@ void skiff_ucx_describe(char *out, size_t len)
     snprintf(out, len, "UCX %u.%u.%u (wires chosen by UCX_TLS, default all)", major, minor, release);
 }
 
-int skiff_ucx_watch(int fd)
+static int ucx_watch(int fd)
 {
     struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
     return epoll_ctl(U.epfd, EPOLL_CTL_ADD, fd, &ev);
 }
 
-int skiff_ucx_same_machine(void)
+static int ucx_same_machine(void)
 {
     return U.same_machine;
 }
@@ -419,7 +419,7 @@ static int open_worker(void)
         return -1;
     }
     U.epfd = epoll_create1(EPOLL_CLOEXEC);
-    if (U.epfd < 0 || skiff_ucx_watch(U.efd) != 0) {
+    if (U.epfd < 0 || ucx_watch(U.efd) != 0) {
         skiff_error("ucx: cannot set up the sleep's epoll: %s", strerror(errno));
         return -1;
     }
@@ -628,7 +628,12 @@ static struct skiff_transport ucx_ops = {
     .name = "ucx",
     .send = ucx_send,
     .progress = ucx_progress,
-    .sleep = ucx_sleep,
     .finalize = ucx_finalize,
     .peer_finalized = ucx_peer_finalized,
+    .same_machine = ucx_same_machine,
+    .sleep = ucx_sleep,
+    .watch = ucx_watch,
+    /* Its sleep arms the worker, which another thread's progress must not race (the progress thread
+     * naps instead: core/async.c). */
+    .sleep_needs_lock = 1,
 };

@@ -12,10 +12,6 @@
 /* Collective over the whole job (every rank calls it): publishes this rank's worker address on its
  * card, then opens an endpoint to every rank with uses[r] set. NULL after logging why. */
 const struct skiff_transport *skiff_ucx_init(const unsigned char *uses);
-/* Adds a descriptor whose readiness should end a sleep (shared memory's wake socket). 0 or -1. */
-int skiff_ucx_watch(int fd);
-/* After init: ranks of other nodes that run on this same machine (they compete for its CPUs). */
-int skiff_ucx_same_machine(void);
 /* The UCX library's version, for skiff-info. */
 void skiff_ucx_describe(char *out, size_t len);
 

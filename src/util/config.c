@@ -1,5 +1,7 @@
 #include "util/config.h"
 
+#include "core/transports.h"
+
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -97,35 +99,31 @@ static int parse_size(const struct skiff_config_row *r, const char *v, unsigned 
     return 0;
 }
 
-static const struct {
-    const char *name;
-    int bit;
-} transport_names[] = {{"shm", SKIFF_TR_SHM}, {"tcp", SKIFF_TR_TCP}, {"ucx", SKIFF_TR_UCX}};
-
+/* Names from the list of transports (core/transports.c); at most one that reaches every rank. */
 static int parse_transports(const struct skiff_config_row *r, const char *v, int *out, char *why)
 {
     if (strcmp(v, "auto") == 0)
         v = r->dflt;
-    char buf[64];
+    char buf[64], expected[128] = "expected a list of";
+    for (int i = 0; i < skiff_transport_nkinds; i++)
+        snprintf(expected + strlen(expected), sizeof expected - strlen(expected), "%s %s", i ? "," : "",
+                 skiff_transport_kinds[i].name);
     snprintf(buf, sizeof buf, "%s", v);
     *out = 0;
+    int anywhere = 0;
     for (char *save, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-        size_t i = 0;
-        while (i < sizeof transport_names / sizeof *transport_names && strcmp(w, transport_names[i].name) != 0)
-            i++;
-        if (i == sizeof transport_names / sizeof *transport_names)
-            return bad(r, v, why, "expected a list of shm, tcp and ucx");
-        *out |= transport_names[i].bit;
+        int bit = skiff_transport_bit(w);
+        if (!bit)
+            return bad(r, v, why, expected);
+        const struct skiff_transport_kind *k = &skiff_transport_kinds[__builtin_ctz((unsigned)bit)];
+        if (!k->init)
+            return bad(r, v, why, k->absent);
+        if (k->reach == SKIFF_REACH_ALL && !(*out & bit) && anywhere++) /* the core gives each peer one */
+            return bad(r, v, why, "names two transports between nodes (they exclude each other)");
+        *out |= bit;
     }
     if (!*out)
-        return bad(r, v, why, "expected a list of shm, tcp and ucx");
-    /* One transport between nodes: the core gives each peer exactly one. */
-    if ((*out & SKIFF_TR_TCP) && (*out & SKIFF_TR_UCX))
-        return bad(r, v, why, "tcp and ucx exclude each other (one transport between nodes)");
-#ifndef SKIFF_HAVE_UCX
-    if (*out & SKIFF_TR_UCX)
-        return bad(r, v, why, "this skiff was built without UCX (libucx-dev missing at configure time, or SKIFF_UCX=OFF)");
-#endif
+        return bad(r, v, why, expected);
     return 0;
 }
 
@@ -229,9 +227,9 @@ static void format(const struct skiff_config_row *r, const struct skiff_config *
     case SKIFF_CFG_TRANSPORTS:
         t = *(const int *)field;
         out[0] = 0;
-        for (size_t i = 0, off = 0; i < sizeof transport_names / sizeof *transport_names && off < len; i++)
-            if (t & transport_names[i].bit)
-                off += (size_t)snprintf(out + off, len - off, "%s%s", off ? "," : "", transport_names[i].name);
+        for (size_t i = 0, off = 0; i < (size_t)skiff_transport_nkinds && off < len; i++)
+            if (t & (1 << i))
+                off += (size_t)snprintf(out + off, len - off, "%s%s", off ? "," : "", skiff_transport_kinds[i].name);
         break;
     case SKIFF_CFG_STRING:
         snprintf(out, len, "%s", *(const char *const *)field ? *(const char *const *)field : r->dflt);

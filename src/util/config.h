@@ -17,7 +17,7 @@ struct skiff_config {
     double progress_timeout;    /* SKIFF_PROGRESS_TIMEOUT: seconds blocked before a deadlock report (0 off) */
     int node_size;              /* SKIFF_NODE_SIZE: pretend nodes of this many ranks (0: the real hosts) */
     int barrier_ways;           /* SKIFF_BARRIER_N: messages per round of the dissemination barrier */
-    int transports;             /* SKIFF_TRANSPORTS: SKIFF_TR_* bits allowed */
+    int transports;             /* SKIFF_TRANSPORTS: skiff_transport_bit()s allowed */
     const char *tcp_nets;       /* SKIFF_TCP_NETS: CIDRs or interface names, comma-separated (NULL: all shared) */
     size_t tcp_eager;           /* SKIFF_TCP_EAGER: largest message sent eagerly over tcp */
     size_t tcp_piece;           /* SKIFF_TCP_PIECE: bytes of one striped piece of a large message */
@@ -31,17 +31,13 @@ struct skiff_config {
     size_t trace_records;       /* SKIFF_TRACE_RECORDS: records each rank keeps at most (40 bytes each) */
 };
 
-#define SKIFF_TR_SHM 0x1
-#define SKIFF_TR_TCP 0x2
-#define SKIFF_TR_UCX 0x4 /* instead of tcp; accepted only when built with UCX */
-
 /* How a setting's text becomes its value. */
 enum skiff_config_kind {
     SKIFF_CFG_SIZE,       /* size_t, bytes, with k/m suffixes, in [min, max] */
     SKIFF_CFG_INT,        /* int in [min, max] */
     SKIFF_CFG_AUTO_INT,   /* int in [min, max], or "auto": -1 */
     SKIFF_CFG_SECONDS,    /* double >= 0 */
-    SKIFF_CFG_TRANSPORTS, /* SKIFF_TR_* bits from a list of names */
+    SKIFF_CFG_TRANSPORTS, /* bits of the list of transports (core/transports.h) from names */
     SKIFF_CFG_STRING,     /* const char *, NULL when unset or equal to the default's text */
 };
 

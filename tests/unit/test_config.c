@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "core/transports.h"
 #include "util/config.h"
 
 static const char *docs_path;
@@ -99,12 +100,12 @@ static void ucx_transport_setting(void **state)
     setenv("SKIFF_TRANSPORTS", "shm,ucx", 1);
 #ifdef SKIFF_HAVE_UCX
     assert_int_equal(skiff_config_load(), 0);
-    assert_int_equal(skiff_cfg.transports, SKIFF_TR_SHM | SKIFF_TR_UCX);
+    assert_int_equal(skiff_cfg.transports, skiff_transport_bit("shm") | skiff_transport_bit("ucx"));
     assert_int_equal(skiff_config_value(row_named("SKIFF_TRANSPORTS"), v, sizeof v), 0);
     assert_string_equal(v, "shm,ucx");
     setenv("SKIFF_TRANSPORTS", "ucx", 1);
     assert_int_equal(skiff_config_load(), 0);
-    assert_int_equal(skiff_cfg.transports, SKIFF_TR_UCX);
+    assert_int_equal(skiff_cfg.transports, skiff_transport_bit("ucx"));
 #else
     (void)v;
     assert_int_equal(skiff_config_load(), -1);
@@ -129,7 +130,7 @@ static void defaults_parse_and_ranges_hold(void **state)
     assert_int_equal(skiff_config_load(), -1);
     unsetenv("SKIFF_SHM_EAGER");
     assert_int_equal(skiff_config_load(), 0);
-    assert_int_equal(skiff_cfg.transports, SKIFF_TR_SHM | SKIFF_TR_TCP);
+    assert_int_equal(skiff_cfg.transports, skiff_transport_bit("shm") | skiff_transport_bit("tcp"));
     assert_int_equal(skiff_cfg.trace_records, 1048576);
 }
 

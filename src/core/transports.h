@@ -1,0 +1,46 @@
+/* The list of transports (core/transports.c): the one place that names them. */
+#ifndef SKIFF_TRANSPORTS_H
+#define SKIFF_TRANSPORTS_H
+
+#include <stddef.h>
+
+#include "core/transport.h"
+
+/* Which peers a transport can reach. */
+enum skiff_reach {
+    SKIFF_REACH_SELF, /* this rank alone */
+    SKIFF_REACH_NODE, /* ranks on this node */
+    SKIFF_REACH_ALL,  /* any rank (between nodes; on this node too when SKIFF_TRANSPORTS leaves no other) */
+};
+
+struct skiff_transport_kind {
+    const char *name;         /* as SKIFF_TRANSPORTS spells it */
+    enum skiff_reach reach;
+    /* Collective over the job when reach is SKIFF_REACH_ALL (every rank calls it, peers or not); uses[r]
+     * is 1 for the ranks it is to reach. NULL after logging why. NULL init: not in this build. */
+    const struct skiff_transport *(*init)(const unsigned char *uses);
+    /* What it would offer on this host, for skiff-info (no MPI_Init needed). */
+    void (*describe)(char *out, size_t len);
+    const char *absent; /* why init is NULL in this build */
+};
+
+/* In order of preference: a peer goes to the first transport SKIFF_TRANSPORTS allows that reaches it. */
+extern const struct skiff_transport_kind skiff_transport_kinds[];
+extern const int skiff_transport_nkinds;
+
+/* MPI_Init: starts the transports SKIFF_TRANSPORTS allows that the job needs, gives each peer the first
+ * that reaches it (skiff.peer_tr), and plans the sleep (skiff.active, sleeper, bells). Collective.
+ * 0, or -1 after logging why. */
+int skiff_transports_init(void);
+/* After init: ranks of other nodes running on this machine, by the transports' own count. */
+int skiff_transports_same_machine(void);
+void skiff_transports_finalize(void);
+/* The eager limit of the running transport with that reach (otherwise if none runs). */
+size_t skiff_transports_eager(enum skiff_reach reach, size_t otherwise);
+/* For skiff-info: each transport of this build and what it offers here. */
+void skiff_transports_describe(char *out, size_t len);
+
+/* The SKIFF_TRANSPORTS bit of a transport (1 << its place in the list); 0 if the name is unknown. */
+int skiff_transport_bit(const char *name);
+
+#endif

@@ -10,7 +10,6 @@
 #include "core/pt2pt.h"
 #include "core/request.h"
 #include "core/transports.h"
-#include "tcp/tcp.h"
 #include <stdlib.h>
 #include <string.h>
 #include "util/config.h"
@@ -42,15 +41,6 @@ static int init_transports(void)
         skiff.spin_limit = choose_spin();
     }
     return 0;
-}
-
-void skiff_core_tcp_networks(char *out, size_t len)
-{
-    if (skiff_config_load() != 0) {
-        snprintf(out, len, "(settings invalid)");
-        return;
-    }
-    skiff_tcp_describe_host(out, len);
 }
 
 void skiff_core_transports(char *out, size_t len)

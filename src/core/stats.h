@@ -15,7 +15,6 @@ struct skiff_stats {
     unsigned long long rndv_pulls;     /* ... of them, pulled in one copy (CMA) */
     unsigned long long unexp_msgs;     /* messages that arrived before their receive was posted */
     unsigned long long unexp_hwm;      /* the most unexpected messages queued at once */
-    unsigned long long tcp_recv_bytes; /* bytes read from tcp sockets (after each recv call) */
     unsigned long long coll_scheds;         /* collectives run as message schedules (blocking or not) */
     unsigned long long coll_node_barriers;  /* barriers of the whole job on one node: a shared counter */
     unsigned long long coll_shm_allreduces; /* allreduces through shared slots, no messages */

@@ -26,10 +26,13 @@
 /* Self first, then shared memory within the node; tcp and ucx reach every rank and exclude each other
  * (util/config.c allows one transport with SKIFF_REACH_ALL). */
 const struct skiff_transport_kind skiff_transport_kinds[] = {
-    {"self", SKIFF_REACH_SELF, skiff_self_init, NULL, NULL},
-    {"shm", SKIFF_REACH_NODE, skiff_shm_init, skiff_shm_describe, NULL},
-    {"ucx", SKIFF_REACH_ALL, UCX_INIT, UCX_DESCRIBE, UCX_ABSENT},
-    {"tcp", SKIFF_REACH_ALL, skiff_tcp_init, skiff_tcp_describe, NULL},
+    {"self", SKIFF_REACH_SELF, skiff_self_init, NULL, NULL, NULL, NULL},
+    {"shm", SKIFF_REACH_NODE, skiff_shm_init, skiff_shm_describe, NULL,
+     "the shared-memory transport: fast box bytes and queue cells between ranks of this node", skiff_shm_counters},
+    {"ucx", SKIFF_REACH_ALL, UCX_INIT, UCX_DESCRIBE, UCX_ABSENT, NULL, NULL},
+    {"tcp", SKIFF_REACH_ALL, skiff_tcp_init, skiff_tcp_describe, NULL,
+     "the tcp transport: bytes through its connections (ranks on other nodes, or all with SKIFF_TRANSPORTS=tcp)",
+     skiff_tcp_counters},
 };
 const int skiff_transport_nkinds = (int)(sizeof skiff_transport_kinds / sizeof *skiff_transport_kinds);
 
@@ -188,4 +191,14 @@ void skiff_transports_describe(char *out, size_t len)
             continue;
         off += (size_t)snprintf(out + off, len - off, "%s%s (%s)", off ? "; " : "", k->name, what);
     }
+}
+
+/* tcp's networks have a control variable of their own (mpi/tool.c, skiff_tcp_networks). */
+void skiff_core_tcp_networks(char *out, size_t len)
+{
+    if (skiff_config_load() != 0) {
+        snprintf(out, len, "(settings invalid)");
+        return;
+    }
+    skiff_tcp_describe_host(out, len);
 }

@@ -13,6 +13,13 @@ enum skiff_reach {
     SKIFF_REACH_ALL,  /* any rank (between nodes; on this node too when SKIFF_TRANSPORTS leaves no other) */
 };
 
+/* A count a transport keeps, shown as an MPI_T performance variable (class COUNTER) in the transport's
+ * own category ("skiff_<name>"). */
+struct skiff_transport_counter {
+    const char *name, *desc;
+    unsigned long long (*read)(void); /* since MPI_Init; 0 while the transport is not running */
+};
+
 struct skiff_transport_kind {
     const char *name;         /* as SKIFF_TRANSPORTS spells it */
     enum skiff_reach reach;
@@ -22,6 +29,9 @@ struct skiff_transport_kind {
     /* What it would offer on this host, for skiff-info (no MPI_Init needed). */
     void (*describe)(char *out, size_t len);
     const char *absent; /* why init is NULL in this build */
+    /* Its MPI_T category's description (NULL: no counters), and the counters, ended by a NULL name. */
+    const char *category;
+    const struct skiff_transport_counter *counters;
 };
 
 /* In order of preference: a peer goes to the first transport SKIFF_TRANSPORTS allows that reaches it. */

@@ -1,7 +1,10 @@
 /* MPI_T categories and enumerations. Each variable belongs to one category, and the set of
  * categories never changes while the library is loaded (MPI_T_category_changed stays at 0).
  * No category holds events: skiff provides no event types (tool_event.c). */
+#include <stdio.h>
 #include <string.h>
+
+#include "core/transports.h"
 
 #include "mpi/mpi_impl.h"
 #include "mpi/tool.h"
@@ -10,19 +13,38 @@ struct category {
     const char *name, *desc;
 };
 
-/* The order is the one tool.c and tool_pvar.c use for their variables' categories. */
+/* The order is the one tool.c and tool_pvar.c use for their variables' categories; after these, one
+ * category per transport that keeps counters ("skiff_<name>"), in the order of the list of transports. */
 static const struct category cats[] = {
     {"skiff_settings", "the SKIFF_* environment settings, read once at MPI_Init (docs/configuration.md)"},
     {"skiff_host", "what the library finds about this host: transports and networks on offer"},
     {"skiff_pt2pt", "point-to-point traffic: messages that arrived, rendezvous, synchronous and deferred sends"},
     {"skiff_matching", "the unexpected-message queue"},
     {"skiff_runtime", "the state of the library: the thread support level in force"},
-    {"skiff_tcp", "the tcp transport: bytes through its connections (ranks on other nodes, or all with "
-                  "SKIFF_TRANSPORTS=tcp)"},
-    {"skiff_shm", "the shared-memory transport: fast box bytes and queue cells between ranks of this node"},
     {"skiff_collectives", "which way collectives ran: message schedules, shared-memory shortcuts, node-aware"},
 };
-#define NCATS ((int)(sizeof cats / sizeof cats[0]))
+#define NFIXED ((int)(sizeof cats / sizeof cats[0]))
+#define MAX_CATS (NFIXED + 8)
+
+static struct category all[MAX_CATS];
+static char names[MAX_CATS - NFIXED][48];
+static int ncats;
+
+static void build_cats(void)
+{
+    if (ncats)
+        return;
+    for (int i = 0; i < NFIXED; i++)
+        all[ncats++] = cats[i];
+    for (int k = 0; k < skiff_transport_nkinds && ncats < MAX_CATS; k++) {
+        if (!skiff_transport_kinds[k].category)
+            continue;
+        snprintf(names[ncats - NFIXED], sizeof names[0], "skiff_%s", skiff_transport_kinds[k].name);
+        all[ncats] = (struct category){names[ncats - NFIXED], skiff_transport_kinds[k].category};
+        ncats++;
+    }
+}
+#define NCATS (build_cats(), ncats)
 
 enum { CVARS, PVARS };
 
@@ -75,8 +97,8 @@ int PMPI_T_category_get_info(int cat_index, char *name, int *name_len, char *des
     int rc = check_cat(cat_index);
     if (rc)
         return rc;
-    skiff_t_copy_out(name, name_len, cats[cat_index].name);
-    skiff_t_copy_out(desc, desc_len, cats[cat_index].desc);
+    skiff_t_copy_out(name, name_len, all[cat_index].name);
+    skiff_t_copy_out(desc, desc_len, all[cat_index].desc);
     if (num_cvars)
         *num_cvars = count_in(cat_index, CVARS);
     if (num_pvars)
@@ -95,7 +117,7 @@ int PMPI_T_category_get_index(const char *name, int *cat_index)
     if (!name || !cat_index)
         return MPI_T_ERR_INVALID;
     for (int i = 0; i < NCATS; i++) {
-        if (strcmp(cats[i].name, name) == 0) {
+        if (strcmp(all[i].name, name) == 0) {
             *cat_index = i;
             return MPI_SUCCESS;
         }

@@ -1,5 +1,5 @@
-/* MPI_T performance variables: the counters of core/stats.h, the unexpected queue's length and the
- * thread level in force, read through sessions and handles.
+/* MPI_T performance variables: the counters of core/stats.h and of each transport (core/transports.h),
+ * the unexpected queue's length and the thread level in force, read through sessions and handles.
  *
  * Counters are not continuous: a handle starts stopped, and its value is what the counter moved while
  * the handle was started (plus what was written into it), so two tools in two sessions never disturb
@@ -15,13 +15,12 @@
 #include "core/stats.h"
 #include "mpi/mpi_impl.h"
 #include "mpi/tool.h"
-#include "shm/shm.h"
-#include "tcp/tcp.h"
+#include "core/transports.h"
 
 #define SESSION_MAGIC 0x70736573u /* "pses" */
 #define PVAR_MAGIC 0x70766172u    /* "pvar" */
 
-enum { CAT_PT2PT = 2, CAT_MATCHING = 3, CAT_RUNTIME = 4, CAT_TCP = 5, CAT_SHM = 6, CAT_COLL = 7 }; /* tool_category.c */
+enum { CAT_PT2PT = 2, CAT_MATCHING = 3, CAT_RUNTIME = 4, CAT_COLL = 5 }; /* tool_category.c */
 
 struct pvar {
     const char *name, *desc;
@@ -44,28 +43,10 @@ COUNTER(rndv_recvs)
 COUNTER(rndv_pulls)
 COUNTER(unexp_msgs)
 COUNTER(unexp_hwm)
-COUNTER(tcp_recv_bytes)
 COUNTER(coll_scheds)
 COUNTER(coll_node_barriers)
 COUNTER(coll_shm_allreduces)
 COUNTER(coll_hier)
-
-static unsigned long long now_tcp_sent_bytes(void)
-{
-    return skiff_tcp_sent_bytes();
-}
-
-#define SHM_COUNTER(field)                                                                               \
-    static unsigned long long now_shm_##field(void)                                                      \
-    {                                                                                                    \
-        struct skiff_shm_traffic t;                                                                      \
-        skiff_shm_traffic(&t);                                                                           \
-        return t.field;                                                                                  \
-    }
-SHM_COUNTER(fbox_sent)
-SHM_COUNTER(fbox_recv)
-SHM_COUNTER(cells_sent)
-SHM_COUNTER(cells_recv)
 
 static unsigned long long now_unexp_queued(void)
 {
@@ -79,7 +60,7 @@ static unsigned long long now_thread_level(void)
 
 #define THREAD_LEVEL_PVAR "skiff_thread_level"
 
-static const struct pvar pvars[] = {
+static const struct pvar core_pvars[] = {
     {"skiff_recv_msgs", "messages that arrived (eager ones and rendezvous announcements, self-sends included)",
      MPI_T_PVAR_CLASS_COUNTER, CAT_PT2PT, 0, now_recv_msgs},
     {"skiff_recv_bytes", "payload bytes of the messages that arrived", MPI_T_PVAR_CLASS_COUNTER, CAT_PT2PT, 0,
@@ -101,18 +82,6 @@ static const struct pvar pvars[] = {
      MPI_T_PVAR_CLASS_HIGHWATERMARK, CAT_MATCHING, 1, now_unexp_hwm},
     {THREAD_LEVEL_PVAR, "the thread support level in force (an enumeration of MPI_THREAD_*)",
      MPI_T_PVAR_CLASS_STATE, CAT_RUNTIME, 1, now_thread_level},
-    {"skiff_tcp_sent_bytes", "bytes handed to tcp connections (every rail, frame heads included)",
-     MPI_T_PVAR_CLASS_COUNTER, CAT_TCP, 0, now_tcp_sent_bytes},
-    {"skiff_tcp_recv_bytes", "bytes read from tcp connections (every rail, frame heads included)",
-     MPI_T_PVAR_CLASS_COUNTER, CAT_TCP, 0, now_tcp_recv_bytes},
-    {"skiff_shm_fbox_sent_bytes", "bytes written to the fast boxes of peers on this node (record heads and "
-     "padding included)", MPI_T_PVAR_CLASS_COUNTER, CAT_SHM, 0, now_shm_fbox_sent},
-    {"skiff_shm_fbox_recv_bytes", "bytes read from this rank's fast boxes (record heads and padding included)",
-     MPI_T_PVAR_CLASS_COUNTER, CAT_SHM, 0, now_shm_fbox_recv},
-    {"skiff_shm_cells_sent", "shared-memory queue cells sent (eager messages too large for a fast box, pieces "
-     "of pipelined copies)", MPI_T_PVAR_CLASS_COUNTER, CAT_SHM, 0, now_shm_cells_sent},
-    {"skiff_shm_cells_recv", "shared-memory queue cells received", MPI_T_PVAR_CLASS_COUNTER, CAT_SHM, 0,
-     now_shm_cells_recv},
     {"skiff_coll_scheds", "collectives run as message schedules (blocking, nonblocking, persistent starts)",
      MPI_T_PVAR_CLASS_COUNTER, CAT_COLL, 0, now_coll_scheds},
     {"skiff_coll_node_barriers", "barriers of the whole job on one node, through a shared counter (no messages)",
@@ -122,7 +91,29 @@ static const struct pvar pvars[] = {
     {"skiff_coll_hier", "node-aware barriers, broadcasts and allreduces (communicators spanning nodes)",
      MPI_T_PVAR_CLASS_COUNTER, CAT_COLL, 0, now_coll_hier},
 };
-#define NPVARS ((int)(sizeof pvars / sizeof pvars[0]))
+#define NCORE ((int)(sizeof core_pvars / sizeof core_pvars[0]))
+#define MAX_PVARS (NCORE + 32)
+
+/* The core's variables, then each transport's counters in the order of the list of transports, each in
+ * its transport's category (tool_category.c numbers them the same way). Built once: the set never
+ * changes while the library is loaded. */
+static struct pvar pvars[MAX_PVARS];
+static int npvars;
+
+static void build_pvars(void)
+{
+    if (npvars)
+        return;
+    for (int i = 0; i < NCORE; i++)
+        pvars[npvars++] = core_pvars[i];
+    for (int k = 0, cat = CAT_COLL + 1; k < skiff_transport_nkinds; k++) {
+        const struct skiff_transport_counter *c = skiff_transport_kinds[k].counters;
+        for (int i = 0; c && c[i].name && npvars < MAX_PVARS; i++)
+            pvars[npvars++] = (struct pvar){c[i].name, c[i].desc, MPI_T_PVAR_CLASS_COUNTER, cat, 0, c[i].read};
+        cat += skiff_transport_kinds[k].category != NULL;
+    }
+}
+#define NPVARS (build_pvars(), npvars)
 
 static int is_enum(const struct pvar *v)
 {

@@ -14,7 +14,6 @@
 #include "boot/boot.h"
 #include "core/core.h"
 #include "core/error.h"
-#include "core/stats.h"
 #include "tcp/tcp_int.h"
 #include "tcp/wire.h"
 #include "util/config.h"
@@ -219,7 +218,7 @@ static int fill(struct skiff_rail *r)
         return 0;
     }
     r->in_len += (size_t)n;
-    skiff_stats.tcp_recv_bytes += (unsigned long long)n;
+    T->recv_bytes += (unsigned long long)n;
     return deliver(r);
 }
 
@@ -348,6 +347,7 @@ static int tcp_same_machine(void)
 const struct skiff_transport *skiff_tcp_init(const unsigned char *uses)
 {
     T->uses = uses;
+    T->recv_bytes = 0;
     T->max_plen = skiff_cfg.tcp_eager > skiff_cfg.tcp_piece ? skiff_cfg.tcp_eager : skiff_cfg.tcp_piece;
     T->peer = calloc((size_t)skiff.size, sizeof *T->peer);
     T->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -399,7 +399,7 @@ static void say_goodbye(void)
     } while (open);
 }
 
-unsigned long long skiff_tcp_sent_bytes(void)
+static unsigned long long sent_bytes(void)
 {
     unsigned long long sum = 0;
     for (int p = 0; T->peer && p < skiff.size; p++)
@@ -407,6 +407,17 @@ unsigned long long skiff_tcp_sent_bytes(void)
             sum += T->peer[p].rail[i].sent;
     return sum;
 }
+
+static unsigned long long recv_bytes(void)
+{
+    return T->peer ? T->recv_bytes : 0;
+}
+
+const struct skiff_transport_counter skiff_tcp_counters[] = {
+    {"skiff_tcp_sent_bytes", "bytes handed to tcp connections (every rail, frame heads included)", sent_bytes},
+    {"skiff_tcp_recv_bytes", "bytes read from tcp connections (every rail, frame heads included)", recv_bytes},
+    {NULL, NULL, NULL},
+};
 
 static void tcp_finalize(void)
 {

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "core/transport.h"
+#include "core/transports.h"
 
 /* Collective over the whole job (every rank calls it, whether or not it has tcp peers): publishes
  * this rank's card, then connects to every rank with uses[r] set. NULL after logging why. */
@@ -17,8 +17,7 @@ const struct skiff_transport *skiff_tcp_init(const unsigned char *uses);
 void skiff_tcp_describe_host(char *out, size_t len);
 /* The same as "networks: ...", for skiff-info's list of transports. */
 void skiff_tcp_describe(char *out, size_t len);
-/* Bytes handed to every rail since MPI_Init, frame heads included (an MPI_T performance variable);
- * 0 when tcp is not running. */
-unsigned long long skiff_tcp_sent_bytes(void);
+/* Its MPI_T counters (core/transports.h): bytes sent and received over every rail. */
+extern const struct skiff_transport_counter skiff_tcp_counters[];
 
 #endif

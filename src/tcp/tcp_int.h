@@ -39,6 +39,7 @@ struct skiff_tcp {
     size_t max_plen;
     int open_rails;
     int same_machine; /* ranks of other nodes whose host name is ours */
+    unsigned long long recv_bytes; /* read from every rail since init (an MPI_T counter) */
 };
 
 extern struct skiff_tcp skiff_tcp_state;

@@ -33,6 +33,7 @@
 #include "core/request.h"
 #include "rma/atomic.h"
 #include "rma/cma.h"
+#include "rma/seg_barrier.h"
 #include "boot/boot.h"
 #include "util/arch.h"
 #include "util/log.h"
@@ -873,10 +874,18 @@ static int fence_drain(struct skiff_win *w)
 int skiff_rma_fence(struct skiff_win *w, int assert)
 {
     int rc = MPI_SUCCESS;
-    atomic_thread_fence(memory_order_seq_cst); /* direct stores before the others may read them */
     /* Nothing to drain where no operation is a message: on a direct window each one is complete when
-     * its call returns, and MPI_MODE_NOPRECEDE (given by all or none) says none was issued. The
-     * barrier alone then separates the epochs. */
+     * its call returns. The barrier alone then separates the epochs: the segment's, whose release and
+     * acquire steps already order every process's accesses before it with everyone's after it (a seq_cst
+     * fence on either side would order nothing more that another process can observe, since all that
+     * happens before the barrier on any process happens before all that follows it on every process). */
+    if (w->seg_bar) {
+        skiff_seg_barrier_wait(&w->bar);
+        w->epoch = assert & MPI_MODE_NOSUCCEED ? SKIFF_EPOCH_NONE : SKIFF_EPOCH_FENCE;
+        return MPI_SUCCESS;
+    }
+    atomic_thread_fence(memory_order_seq_cst); /* direct stores before the others may read them */
+    /* MPI_MODE_NOPRECEDE (given by all or none) says no operation was issued. */
     if (!w->direct && !(assert & MPI_MODE_NOPRECEDE) && (rc = fence_drain(w)))
         return rc;
     if ((rc = skiff_coll_barrier(w->comm, NULL)))
@@ -1053,6 +1062,7 @@ static void free_parts(struct skiff_win *w)
 {
     if (w->seg)
         munmap(w->seg, w->seg_bytes);
+    skiff_seg_barrier_free(&w->bar);
     free(w->owned);
     free(w->sizes);
     free(w->units);
@@ -1093,14 +1103,29 @@ static void unlink_live(struct skiff_win *w)
         skiff_rma_progress_hook = NULL;
 }
 
+/* Sets up the fence's barrier in the segment at area: 1 when this process can use it (the caller
+ * makes sure all can before any does). */
+static int seg_barrier_init(struct skiff_win *w, void *area)
+{
+    int *local = malloc(sizeof *local * (size_t)w->size);
+    for (int r = 0; local && r < w->size; r++)
+        local[r] = skiff_boot.map.local[skiff_comm_world_rank(w->comm, r)];
+    int ok = local && skiff_seg_barrier_init(&w->bar, area, w->size, w->rank, local) == 0;
+    free(local);
+    return ok;
+}
+
 /* The shared segment: rank 0 makes a memfd, the others open it through /proc (nothing in /dev/shm). */
 static int map_shared(struct skiff_win *w)
 {
     size_t total = 0;
     if (!(w->offsets = malloc(sizeof *w->offsets * (size_t)w->size)))
         return skiff_err(MPI_ERR_NO_MEM, "out of memory for a shared window of %d processes", w->size);
-    /* The window's accumulate lock on a line of its own, then each rank's passive-target lock word. */
+    /* The window's accumulate lock on a line of its own, then each rank's passive-target lock word, then
+     * the fence barrier's flags (rma/seg_barrier.c). */
     total = SEG_ALIGN + ((size_t)w->size * sizeof(atomic_int) + SEG_ALIGN - 1) / SEG_ALIGN * SEG_ALIGN;
+    size_t bar_at = total;
+    total += skiff_seg_barrier_bytes(w->size);
     for (int r = 0; r < w->size; r++) {
         w->offsets[r] = (MPI_Aint)total;
         total += ((size_t)w->sizes[r] + SEG_ALIGN - 1) / SEG_ALIGN * SEG_ALIGN;
@@ -1133,9 +1158,14 @@ static int map_shared(struct skiff_win *w)
             w->seg_bytes = total;
         }
     }
-    /* Everyone holds a mapping (or failed) before rank 0 lets its descriptor go. */
+    /* Everyone holds a mapping (or failed) before rank 0 lets its descriptor go; the fence takes the
+     * segment's barrier only if every process can (the processes of a node all have the node's shared
+     * area or none do, but one may run out of memory). */
     int bad = !rc && total && !w->seg, any = 0;
-    int rc2 = skiff_coll_allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, w->comm, NULL);
+    int mine[2] = {bad, !(w->seg && seg_barrier_init(w, (char *)w->seg + bar_at))}, all[2] = {0, 1};
+    int rc2 = skiff_coll_allreduce(mine, all, 2, MPI_INT, MPI_MAX, w->comm, NULL);
+    any = all[0];
+    w->seg_bar = !rc2 && !all[1];
     if (fd >= 0)
         close(fd);
     if (rc)

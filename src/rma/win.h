@@ -13,6 +13,7 @@
 #include "core/comm.h"
 #include "core/datatype.h"
 #include "mpi.h"
+#include "rma/seg_barrier.h"
 
 #define SKIFF_WIN_MAGIC 0x77696e64u
 
@@ -40,6 +41,8 @@ struct skiff_win {
     size_t seg_bytes;
     void *owned;               /* MPI_WIN_FLAVOR_ALLOCATE across nodes: the memory the window allocated */
     int direct;                /* every part is in seg: operations are copies by the origin */
+    int seg_bar;               /* direct, and the fence's barrier is bar, in seg (rma/seg_barrier.c) */
+    struct skiff_seg_barrier bar;
     /* Direct window: this process touched the segment with plain loads or stores (a put, a get, the
      * lock word's path) since its last full fence, which a flush then owes; CPU atomics, sequentially
      * consistent each, owe none. */

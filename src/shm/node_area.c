@@ -49,6 +49,12 @@ unsigned skiff_node_barrier_arrive(void)
     return sense;
 }
 
+void skiff_node_wake(int local_rank)
+{
+    if (local_rank != area.me)
+        area.wake(local_rank);
+}
+
 int skiff_node_barrier_done(unsigned token)
 {
     return atomic_load_explicit(&area.barrier->sense, memory_order_acquire) == token;

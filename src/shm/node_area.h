@@ -22,6 +22,11 @@ int skiff_node_area_ready(void);
 unsigned skiff_node_barrier_arrive(void);
 int skiff_node_barrier_done(unsigned token);
 
+/* Wakes node-local rank local_rank if it sleeps on its doorbell (not this process: it is awake). A
+ * seq_cst fence first: a waker's store then the check of the sleeper's flag, a sleeper's flag then
+ * its check of what it waits for (shm.c's ring_bell). */
+void skiff_node_wake(int local_rank);
+
 /* Node-local rank's slot of SKIFF_NODE_SLOT_BYTES in set (two sets, used alternately: a set may be
  * written again only after everyone has passed the barrier that follows its reads). */
 void *skiff_node_slot(unsigned set, int local_rank);

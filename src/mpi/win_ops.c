@@ -191,21 +191,22 @@ static int copy_fast(MPI_Win win, int get, const void *buf, MPI_Count oc, MPI_Da
     return skiff_rma_copy_one(w, get, target, disp, t, (size_t)oc, (void *)(uintptr_t)buf);
 }
 
-/* Whether op is defined on the predefined type t, remembering the last predefined pair found good: a
- * counter's loop asks the same question every time, and the full check costs a third of the call. (Both
- * are immutable handles; under MPI_THREAD_MULTIPLE the process-wide lock covers the two words.) */
+/* Whether op is defined on the predefined type t, remembering for each predefined op the last type
+ * found good: a counter's loop asks the same question every time, a notification's flag and poll ask
+ * two (MPI_REPLACE and MPI_NO_OP) in turn, and the full check costs a third of the call. (Predefined ops
+ * and types are never freed; under MPI_THREAD_MULTIPLE the process-wide lock covers the words.) */
 static int acc_op_known_good(MPI_Op op, const struct skiff_type *t)
 {
-    static MPI_Op good_op = MPI_OP_NULL;
-    static const struct skiff_type *good_t;
-    if (op == good_op && t == good_t)
+    /* The standard ABI numbers the predefined ops from MPI_OP_NULL (0x20) to MPI_NO_OP (0x3d); a user's
+     * op is a pointer, far outside. */
+    static const struct skiff_type *good[64];
+    uintptr_t i = (uintptr_t)op - (uintptr_t)MPI_OP_NULL;
+    if (i < sizeof good / sizeof *good && good[i] == t)
         return 1;
     if (check_acc_op(op, t, t) != MPI_SUCCESS)
         return 0;
-    if ((uintptr_t)op <= (uintptr_t)MPI_NO_OP) { /* a predefined op (ABI numbers): never freed */
-        good_op = op;
-        good_t = t;
-    }
+    if (i < sizeof good / sizeof *good)
+        good[i] = t;
     return 1;
 }
 
@@ -545,6 +546,14 @@ static int flush(MPI_Win win, int rank, int all)
 int PMPI_Win_flush(int rank, MPI_Win win)
 {
     SKIFF_ENTER(MPI_Win_flush);
+    SKIFF_REQUIRE_INIT();
+    /* A target of a direct window that this process holds locked: flush()'s checks would all pass, and
+     * all there is to do is at most one fence. */
+    struct skiff_win *w = skiff_win_get(win);
+    if (w && w->direct && rank >= 0 && rank < w->size && w->locks[rank]) {
+        skiff_rma_flush_direct(w);
+        return MPI_SUCCESS;
+    }
     return flush(win, rank, 0);
 }
 SKIFF_ALIAS(MPI_Win_flush)
@@ -571,16 +580,23 @@ int PMPI_Win_flush_local_all(MPI_Win win)
 SKIFF_ALIAS(MPI_Win_flush_local_all)
 
 /* The unified model: public and private copies are one; a full fence orders this process's loads and
- * stores against other processes' (of a shared window). Progress lets arrived operations land. */
+ * stores against other processes' (of a shared window). Progress lets arrived operations land, on a
+ * window whose operations are messages. On a direct window none are (other processes' land by
+ * themselves), so the progress there is only for the rest of the library's traffic, which MPICH's and
+ * Open MPI's shared-memory Win_sync do not make at all: skiff still makes it on one call in 64, so a
+ * loop that polls with MPI_Win_sync keeps other messages moving, without paying a progress pass (a third
+ * of a notified put's receiving side) on every call. */
 int PMPI_Win_sync(MPI_Win win)
 {
+    static unsigned direct_syncs;
     struct skiff_win *w = NULL;
     SKIFF_ENTER(MPI_Win_sync);
     SKIFF_REQUIRE_INIT();
     int rc = check_win(win, &w);
     if (rc)
         return skiff_win_fail(win, rc);
-    skiff_progress();
+    if (!w->direct || ++direct_syncs % 64 == 0)
+        skiff_progress();
     atomic_thread_fence(memory_order_seq_cst);
     return MPI_SUCCESS;
 }

@@ -31,23 +31,14 @@ static const MPI_Datatype float_types[] = {
 /* The standard ABI numbers the predefined datatypes from 0x200 to 0x3ff: the class of each, looked up
  * by number on every atomic operation instead of searching the lists above. Filled when the library is
  * loaded, before any thread can ask. */
-enum { ABI_TYPE_FIRST = 0x200, ABI_TYPE_COUNT = 0x200 };
-static unsigned char class_of[ABI_TYPE_COUNT];
+unsigned char skiff_rma_atomic_classes[SKIFF_ABI_TYPE_COUNT];
 
 __attribute__((constructor)) static void fill_classes(void)
 {
     for (size_t i = 0; i < sizeof int_types / sizeof *int_types; i++)
-        class_of[(uintptr_t)int_types[i] - ABI_TYPE_FIRST] = SKIFF_ATOMIC_INT;
+        skiff_rma_atomic_classes[(uintptr_t)int_types[i] - SKIFF_ABI_TYPE_FIRST] = SKIFF_ATOMIC_INT;
     for (size_t i = 0; i < sizeof float_types / sizeof *float_types; i++)
-        class_of[(uintptr_t)float_types[i] - ABI_TYPE_FIRST] = SKIFF_ATOMIC_FLOAT;
-}
-
-int skiff_rma_atomic_class(MPI_Datatype basic, size_t size)
-{
-    uintptr_t i = (uintptr_t)basic - ABI_TYPE_FIRST;
-    if ((size != 1 && size != 2 && size != 4 && size != 8) || i >= ABI_TYPE_COUNT)
-        return SKIFF_ATOMIC_NONE;
-    return class_of[i];
+        skiff_rma_atomic_classes[(uintptr_t)float_types[i] - SKIFF_ABI_TYPE_FIRST] = SKIFF_ATOMIC_FLOAT;
 }
 
 /* The element as the unsigned integer of its size: the bits are what the CPU compares and swaps; the

@@ -90,14 +90,6 @@ static struct skiff_win *live;
 
 
 
-struct skiff_win *skiff_win_get(MPI_Win h)
-{
-    if ((uintptr_t)h < 0x1000 || (uintptr_t)h % sizeof(void *))
-        return NULL;
-    struct skiff_win *w = (struct skiff_win *)(void *)h;
-    return w->magic == SKIFF_WIN_MAGIC ? w : NULL;
-}
-
 int skiff_win_fail(MPI_Win h, int rc)
 {
     struct skiff_win *w = skiff_win_get(h);
@@ -726,44 +718,6 @@ static int by_cma(struct skiff_win *w, const struct skiff_rma_op *op, int *done)
                      op->kind == SKIFF_RMA_PUT ? "to" : "from", t, strerror(-rc));
 }
 
-/* Where bytes at disp in target's part of a direct window are, or NULL when they are not all in it. */
-static char *direct_addr(const struct skiff_win *w, int target, MPI_Aint disp, size_t bytes)
-{
-    long long start;
-    if (!w->direct || __builtin_mul_overflow((long long)disp, w->units[target], &start) || start < 0 ||
-        bytes > (size_t)w->sizes[target] || start > w->sizes[target] - (long long)bytes)
-        return NULL;
-    return (char *)w->seg + w->offsets[target] + start;
-}
-
-int skiff_rma_copy_one(struct skiff_win *w, int get, int target, MPI_Aint disp, const struct skiff_type *t,
-                       size_t count, void *buf)
-{
-    size_t bytes;
-    char *addr;
-    if (__builtin_mul_overflow(count, t->size, &bytes) || !(addr = direct_addr(w, target, disp, bytes)))
-        return 0;
-    w->plain = 1;
-    if (get)
-        memmove(buf, addr, bytes);
-    else
-        memmove(addr, buf, bytes);
-    return 1;
-}
-
-int skiff_rma_atomic_one(struct skiff_win *w, int target, MPI_Aint disp, const struct skiff_type *t, MPI_Op op,
-                         const void *in, const void *cmp, void *out)
-{
-    char *addr = direct_addr(w, target, disp, t->size);
-    if (!addr)
-        return 0;
-    int cls = skiff_rma_atomic_class(t->basic, t->size);
-    if (!cls || !skiff_rma_atomic_aligned(addr, t->size))
-        return 0;
-    skiff_rma_atomic_elem(addr, t->size, cls, op, t->basic, in, cmp, out);
-    return 1;
-}
-
 int skiff_rma_issue(struct skiff_win *w, const struct skiff_rma_op *op)
 {
     int path = skiff_rma_path(w, op->target), done = 0;
@@ -944,10 +898,7 @@ int skiff_rma_flush(struct skiff_win *w, int target)
      * fence that orders them before whatever this process does next (a flag it sets, say). After
      * atomics alone (a fetch_and_op loop) it would be a second full barrier for nothing. */
     if (w->direct) {
-        if (w->plain) {
-            atomic_thread_fence(memory_order_seq_cst);
-            w->plain = 0;
-        }
+        skiff_rma_flush_direct(w);
         return MPI_SUCCESS;
     }
     atomic_thread_fence(memory_order_seq_cst);

@@ -6,13 +6,16 @@
 #ifndef SKIFF_RMA_WIN_H
 #define SKIFF_RMA_WIN_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/attr.h"
 #include "core/comm.h"
 #include "core/datatype.h"
 #include "mpi.h"
+#include "rma/atomic.h"
 #include "rma/seg_barrier.h"
 
 #define SKIFF_WIN_MAGIC 0x77696e64u
@@ -95,8 +98,14 @@ struct skiff_win {
     struct skiff_win *next;    /* live windows, which the progress hook serves */
 };
 
-/* NULL for MPI_WIN_NULL and anything that is not a live window. */
-struct skiff_win *skiff_win_get(MPI_Win h);
+/* NULL for MPI_WIN_NULL and anything that is not a live window. Inline: the first step of every call. */
+static inline struct skiff_win *skiff_win_get(MPI_Win h)
+{
+    if ((uintptr_t)h < 0x1000 || (uintptr_t)h % sizeof(void *))
+        return NULL;
+    struct skiff_win *w = (struct skiff_win *)(void *)h;
+    return w->magic == SKIFF_WIN_MAGIC ? w : NULL;
+}
 
 /* Collective over c (an intracommunicator): a window over base (bytes, disp_unit) of flavor CREATE,
  * ALLOCATE (base is allocated, *base_out set) or SHARED (a segment mapped by all; c must be on one node).
@@ -151,16 +160,54 @@ struct skiff_rma_op {
 
 /* Starts op (the caller checked it; target is not MPI_PROC_NULL). */
 int skiff_rma_issue(struct skiff_win *w, const struct skiff_rma_op *op);
+/* Where bytes at disp in target's part of a direct window are, or NULL when they are not all in it (or
+ * the window is not direct). Inline: every fast path's first step. */
+static inline char *skiff_rma_direct_addr(const struct skiff_win *w, int target, MPI_Aint disp, size_t bytes)
+{
+    long long start;
+    if (!w->direct || __builtin_mul_overflow((long long)disp, w->units[target], &start) || start < 0 ||
+        bytes > (size_t)w->sizes[target] || start > w->sizes[target] - (long long)bytes)
+        return NULL;
+    return (char *)w->seg + w->offsets[target] + start;
+}
+
 /* One element of the predefined type t at disp in target's part, by one atomic step with no message
  * (skiff_rma_atomic_elem's arguments): 1 when done, 0 when this is not such a case (not a direct window,
- * out of range, misaligned, or a type without a lock-free form) and nothing was done. */
-int skiff_rma_atomic_one(struct skiff_win *w, int target, MPI_Aint disp, const struct skiff_type *t, MPI_Op op,
-                         const void *in, const void *cmp, void *out);
+ * out of range, misaligned, or a type without a lock-free form) and nothing was done. Inline, like the
+ * next one: the whole of a fetch_and_op, accumulate or compare_and_swap fast path after its checks. */
+static inline int skiff_rma_atomic_one(struct skiff_win *w, int target, MPI_Aint disp, const struct skiff_type *t,
+                                       MPI_Op op, const void *in, const void *cmp, void *out)
+{
+    char *addr = skiff_rma_direct_addr(w, target, disp, t->size);
+    if (!addr)
+        return 0;
+    int cls = skiff_rma_atomic_class(t->basic, t->size);
+    if (!cls || !skiff_rma_atomic_aligned(addr, t->size))
+        return 0;
+    if (!cmp && t->size == 8 && skiff_rma_atomic8_quick(addr, cls, op, in, out))
+        return 1;
+    skiff_rma_atomic_elem(addr, t->size, cls, op, t->basic, in, cmp, out);
+    return 1;
+}
+
 /* Put (get 0) or get (1) of count elements of the predefined contiguous type t between buf and disp in
  * target's part, as one copy: 1 when done, 0 when not such a case (not a direct window, out of range)
- * and nothing was done. */
-int skiff_rma_copy_one(struct skiff_win *w, int get, int target, MPI_Aint disp, const struct skiff_type *t,
-                       size_t count, void *buf);
+ * and nothing was done. A plain copy: the next flush owes a fence (skiff_rma_flush_direct). */
+static inline int skiff_rma_copy_one(struct skiff_win *w, int get, int target, MPI_Aint disp,
+                                     const struct skiff_type *t, size_t count, void *buf)
+{
+    size_t bytes;
+    char *addr;
+    if (__builtin_mul_overflow(count, t->size, &bytes) || !(addr = skiff_rma_direct_addr(w, target, disp, bytes)))
+        return 0;
+    w->plain = 1;
+    if (bytes == 8) /* one word, the commonest small put: a load and a store, not a call */
+        memmove(get ? buf : addr, get ? addr : buf, 8);
+    else
+        memmove(get ? buf : addr, get ? addr : buf, bytes);
+    return 1;
+}
+
 /* MPI_Win_fence. */
 int skiff_rma_fence(struct skiff_win *w, int assert);
 /* locks[] holds the type, with this bit when the lock was taken with MPI_MODE_NOCHECK (never asked for). */
@@ -169,6 +216,20 @@ int skiff_rma_fence(struct skiff_win *w, int assert);
 int skiff_rma_lock(struct skiff_win *w, int type, int target, int nocheck);
 int skiff_rma_unlock(struct skiff_win *w, int target);
 int skiff_rma_flush(struct skiff_win *w, int target);
+
+/* A flush on a direct window, where every operation is complete at the target when its call returns
+ * (inline: MPI_Win_flush's fast path). Only plain copies still owe a seq_cst fence: a put's stores
+ * must be ordered before this process's later loads, not only its later stores (a release would do
+ * for those), or two processes that each put then flush then read what the other put could both read
+ * the old values (Dekker's pattern), which the flush's "complete at the target" rules out. After
+ * atomics alone (a fetch_and_op loop) there is nothing to fence: each was a seq_cst step of its own. */
+static inline void skiff_rma_flush_direct(struct skiff_win *w)
+{
+    if (w->plain) {
+        atomic_thread_fence(memory_order_seq_cst);
+        w->plain = 0;
+    }
+}
 
 /* General active target; ranks are window ranks (n of them). wait: block (MPI_Win_wait) or not
  * (MPI_Win_test); returns 1 when the exposure epoch has ended. */

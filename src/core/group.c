@@ -59,6 +59,34 @@ void skiff_group_free(struct skiff_group *g)
         release(g);
 }
 
+struct member {
+    int key, rank;
+};
+
+static int by_key_then_rank(const void *a, const void *b)
+{
+    const struct member *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+int skiff_group_pick(const struct skiff_group *g, const int *rec, int stride, int color, int *world)
+{
+    struct member *m = malloc(sizeof *m * (size_t)(g->size ? g->size : 1));
+    if (!m)
+        return -1;
+    int n = 0;
+    for (int i = 0; i < g->size; i++)
+        if (rec[stride * i + stride - 2] == color)
+            m[n++] = (struct member){rec[stride * i + stride - 1], i};
+    qsort(m, (size_t)n, sizeof *m, by_key_then_rank);
+    for (int i = 0; i < n; i++)
+        world[i] = g->world[m[i].rank];
+    free(m);
+    return n;
+}
+
 void skiff_group_finalize(void)
 {
     skiff_objpool_foreach(&pool, release);

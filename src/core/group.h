@@ -52,6 +52,10 @@ int skiff_group_setop(const struct skiff_group *a, const struct skiff_group *b, 
 int skiff_group_translate(const struct skiff_group *a, int n, const int *ranks_a, const struct skiff_group *b,
                           int *ranks_b);
 
+/* The job ranks of g's processes whose record (stride ints each, ending in color then key) has this
+ * color, in (key, rank) order, as MPI_Comm_split orders them: how many, or -1 out of memory. */
+int skiff_group_pick(const struct skiff_group *g, const int *rec, int stride, int color, int *world);
+
 void skiff_group_finalize(void);
 
 #endif

@@ -18,7 +18,7 @@
 #include "core/node.h"
 #include "core/request.h"
 #include "core/trace_format.h"
-#include "mpi/profile_calls.h"
+#include "core/profile_calls.h"
 #include "util/config.h"
 #include "util/log.h"
 

@@ -78,32 +78,10 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 }
 SKIFF_ALIAS(MPI_Comm_dup_with_info)
 
-struct member {
-    int key, rank;
-};
-
-static int by_key_then_rank(const void *a, const void *b)
-{
-    const struct member *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return (x->rank > y->rank) - (x->rank < y->rank);
-}
-
 int skiff_comm_color_members(struct skiff_comm *c, const int *pairs, int color, int *world, int *n)
 {
-    struct member *m = malloc(sizeof *m * (size_t)c->size);
-    if (!m)
+    if ((*n = skiff_group_pick(c->group, pairs, 2, color, world)) < 0)
         return skiff_err(MPI_ERR_NO_MEM, "out of memory splitting %d processes", c->size);
-    int k = 0;
-    for (int r = 0; r < c->size; r++)
-        if (pairs[2 * r] == color)
-            m[k++] = (struct member){pairs[2 * r + 1], r};
-    qsort(m, (size_t)k, sizeof *m, by_key_then_rank);
-    for (int i = 0; i < k; i++)
-        world[i] = c->group->world[m[i].rank];
-    *n = k;
-    free(m);
     return MPI_SUCCESS;
 }
 

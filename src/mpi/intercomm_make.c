@@ -246,32 +246,6 @@ int skiff_intercomm_dup(struct skiff_comm *c, struct skiff_comm **out)
     return rc;
 }
 
-struct member {
-    int key, rank;
-};
-
-static int by_key_then_rank(const void *a, const void *b)
-{
-    const struct member *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return (x->rank > y->rank) - (x->rank < y->rank);
-}
-
-/* The job ranks of g's processes whose record (next, color, key) has this color, in (key, rank)
- * order; returns how many. */
-static int pick(const struct skiff_group *g, const int *rec, int color, struct member *tmp, int *world)
-{
-    int n = 0;
-    for (int i = 0; i < g->size; i++)
-        if (rec[3 * i + 1] == color)
-            tmp[n++] = (struct member){rec[3 * i + 2], i};
-    qsort(tmp, (size_t)n, sizeof *tmp, by_key_then_rank);
-    for (int i = 0; i < n; i++)
-        world[i] = g->world[tmp[i].rank];
-    return n;
-}
-
 int skiff_intercomm_split(struct skiff_comm *c, int color, int key, struct skiff_comm **out)
 {
     int mine[3] = {skiff_ctx_next(), color, key}, *loc = NULL, *rem = NULL;
@@ -280,21 +254,20 @@ int skiff_intercomm_split(struct skiff_comm *c, int color, int key, struct skiff
     int rc = exchange(c, mine, 3, &loc, &rem);
     if (!rc)
         rc = agree(c, loc, rem, 3, &ctx);
-    int big = c->size > c->peers ? c->size : c->peers;
-    struct member *tmp = rc ? NULL : malloc(sizeof *tmp * (size_t)big);
     int *lw = rc ? NULL : malloc(sizeof(int) * (size_t)c->size);
     int *rw = rc ? NULL : malloc(sizeof(int) * (size_t)c->peers);
-    if (!rc && (!tmp || !lw || !rw))
+    /* Every process took part in the agreement, so the id is used up even where the result is NULL. */
+    int ln = 0, rn = 0;
+    if (!rc && color != MPI_UNDEFINED &&
+        (!lw || !rw || (ln = skiff_group_pick(c->group, loc, 3, color, lw)) < 0 ||
+         (rn = skiff_group_pick(c->remote, rem, 3, color, rw)) < 0))
         rc = skiff_err(MPI_ERR_NO_MEM, "out of memory splitting an intercommunicator of %d + %d processes", c->size,
                        c->peers);
-    /* Every process took part in the agreement, so the id is used up even where the result is NULL. */
     if (!rc && color != MPI_UNDEFINED) {
-        int ln = pick(c->group, loc, color, tmp, lw), rn = pick(c->remote, rem, color, tmp, rw);
         rc = make_pair(ctx, lw, ln, rw, rn, c->errhandler, out);
         if (!rc && *out)
             (*out)->session = c->session;
     }
-    free(tmp);
     free(lw);
     free(rw);
     free(loc);

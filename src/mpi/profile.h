@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "mpi.h"
-#include "mpi/profile_calls.h"
+#include "core/profile_calls.h"
 #include "util/arch.h"
 
 /* Set from the end of MPI_Init to the start of MPI_Finalize when SKIFF_PROFILE=1 or SKIFF_TRACE=1. */

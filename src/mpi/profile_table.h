@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mpi/profile_calls.h"
+#include "core/profile_calls.h"
 
 /* Message sizes in power-of-two ranges: bucket 0 holds empty messages, bucket k (k >= 1) sizes
  * 2^(k-1) .. 2^k - 1; the last bucket also everything larger. */

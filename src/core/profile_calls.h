@@ -1,5 +1,6 @@
-/* Every MPI call the profiler can record, one X(name) each: the list gives each call a small id
- * (SKIFF_PC_MPI_X) that indexes a fixed table, so recording a call never looks up a string.
+/* Every MPI call the profiler (mpi/profile.h) and the tracer (core/trace.c) can record, one X(name) each:
+ * the list gives each call a small id (SKIFF_PC_MPI_X) that indexes a fixed table, so recording a call
+ * never looks up a string. In core, below both, so the tracer needs nothing from the MPI layer.
  * An entry point whose SKIFF_ENTER names a call missing here does not compile. */
 #ifndef SKIFF_PROFILE_CALLS_H
 #define SKIFF_PROFILE_CALLS_H

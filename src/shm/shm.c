@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "boot/boot.h"
+#include "core/core.h"
 #include "shm/cma.h"
 #include "shm/doorbell.h"
 #include "shm/fbox.h"
@@ -269,7 +270,7 @@ static int shm_wake_fd(void)
     if (shm.wake_fd >= 0)
         return shm.wake_fd;
     struct sockaddr_un a;
-    socklen_t len = wake_addr(skiff_boot.rank, &a);
+    socklen_t len = wake_addr(skiff.rank, &a);
     int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0 || bind(fd, (struct sockaddr *)&a, len) != 0) {
         skiff_log(SKIFF_LOG_INFO, "shm: no wake socket (%s): sleeping briefly instead", strerror(errno));
@@ -378,7 +379,7 @@ const struct skiff_transport *skiff_shm_init(const unsigned char *uses)
     shm.q_known = calloc((size_t)shm.n, sizeof *shm.q_known);
     shm.world = calloc((size_t)shm.n, sizeof *shm.world);
     shm.wake_fd = shm.poke_fd = -1;
-    for (int r = 0; shm.world && r < skiff_boot.size; r++)
+    for (int r = 0; shm.world && r < skiff.size; r++)
         if (skiff_boot.map.node[r] == skiff_boot.node)
             shm.world[shm.local[r]] = r;
     if (!shm.world || !shm.tx || !shm.rx || !shm.q_sent || !shm.q_recv || !shm.q_known || setup_cma()) {

@@ -81,7 +81,7 @@ static void fill_hello(struct skiff_tcp_hello *h, int rail, int nrails)
     memcpy(h->magic, SKIFF_TCP_MAGIC, sizeof h->magic);
     h->version = SKIFF_TCP_VERSION;
     h->rail = (uint16_t)rail;
-    h->rank = (uint32_t)skiff_boot.rank;
+    h->rank = (uint32_t)skiff.rank;
     h->nrails = (uint32_t)nrails;
     h->jobid = skiff_boot.jobid;
     h->secret = skiff_boot.secret;

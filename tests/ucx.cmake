@@ -82,4 +82,28 @@ function(skiff_ucx_module_tests)
   set_tests_properties(ucx_module_absent_np2 ucx_module_present_np2 PROPERTIES TIMEOUT 90 PROCESSORS 2
     LABELS "mpi;ucx" FAIL_REGULAR_EXPRESSION "FAIL \\[rank" PASS_REGULAR_EXPRESSION "as expected")
   set_tests_properties(ucx_module_present_np2 PROPERTIES ENVIRONMENT "SKIFF_TRANSPORTS=ucx;UCX_TLS=tcp")
+  # SKIFF_TRANSPORTS=auto (the default) between two made-up hosts: on this machine, which has no RDMA
+  # device, tcp without loading UCX (and without asking it: ucx/load.c); with UCX asked, which here
+  # offers only its tcp, tcp still, and nothing of UCX left in the process; and with SKIFF_UCX_FABRIC
+  # standing in for UCX's answer on an InfiniBand host, ucx (over UCX's tcp wire here).
+  set(hosts ${CMAKE_BINARY_DIR}/bin/mpiexec --hosts ucxa:1,ucxb:1 --launcher local -n 2 --timeout 60)
+  add_test(NAME ucx_auto_tcp_np2 COMMAND ${hosts} $<TARGET_FILE:${target}> absent shm,tcp)
+  add_test(NAME ucx_auto_asked_np2 COMMAND ${hosts} $<TARGET_FILE:${target}> absent shm,tcp)
+  add_test(NAME ucx_auto_fabric_np2 COMMAND ${hosts} $<TARGET_FILE:${target}> present shm,ucx)
+  set_tests_properties(ucx_auto_tcp_np2 ucx_auto_asked_np2 ucx_auto_fabric_np2 PROPERTIES TIMEOUT 90 PROCESSORS 2
+    LABELS "mpi;ucx" FAIL_REGULAR_EXPRESSION "FAIL \\[rank" PASS_REGULAR_EXPRESSION "as expected")
+  set_tests_properties(ucx_auto_asked_np2 PROPERTIES ENVIRONMENT "SKIFF_UCX_FABRIC=ask")
+  set_tests_properties(ucx_auto_fabric_np2 PROPERTIES ENVIRONMENT "SKIFF_UCX_FABRIC=rc_mlx5/mlx5_0:1,tcp/ib0;UCX_TLS=tcp")
+  # Large pieces received in place (ucx.c, skiff_core_data_target), over UCX's tcp wire and its shared
+  # memory; the same program over shm counts none in place.
+  skiff_mpi_program(ucx_in_place.c inplace)
+  foreach(v "ucx;UCX_TLS=tcp" "ucxshm;UCX_TLS=posix,sysv,cma,self" "shm;")
+    list(POP_FRONT v kind)
+    add_test(NAME ucx_in_place_${kind}_np2 COMMAND ${SKIFF_MPIEXEC} -n 2 --timeout 60 $<TARGET_FILE:${inplace}>)
+    set_tests_properties(ucx_in_place_${kind}_np2 PROPERTIES TIMEOUT 90 PROCESSORS 2 LABELS "mpi;ucx"
+      FAIL_REGULAR_EXPRESSION "FAIL \\[rank|UCX  ERROR" PASS_REGULAR_EXPRESSION "ucx_in_place: done")
+    if(NOT kind STREQUAL "shm")
+      set_tests_properties(ucx_in_place_${kind}_np2 PROPERTIES ENVIRONMENT "SKIFF_TRANSPORTS=ucx;${v}")
+    endif()
+  endforeach()
 endfunction()

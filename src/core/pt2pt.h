@@ -8,6 +8,7 @@
 #include "core/comm.h"
 #include "core/request.h"
 
+struct skiff_hdr;
 struct skiff_transport;
 
 enum skiff_send_mode { SKIFF_SEND_STANDARD = 0, SKIFF_SEND_SYNC = 1 };
@@ -35,6 +36,17 @@ void skiff_mrecv_start(struct skiff_request *m, void *buf, size_t bytes);
 int skiff_probe_once(int src, int tag, struct skiff_comm *c, MPI_Status *status);
 /* Cancels a receive that has not matched yet; returns 1 if it was cancelled. */
 int skiff_cancel_recv(struct skiff_request *r);
+
+/* For a transport that can receive a DATA piece of len bytes straight into its final place (ucx: UCX's
+ * rendezvous lands it there, by RDMA or a kernel copy where the wire allows): that address in the
+ * receive's buffer, or NULL when the piece must land in a buffer of the transport's own (it is not a
+ * piece of a receive of ours collecting from peer, or it reaches past what a truncated receive keeps;
+ * delivered, such a piece gets the core's usual checks and errors). The core's receive buffers are
+ * contiguous: non-contiguous datatypes receive into a packed landing buffer (mpi/typed.c). The transport
+ * still delivers the piece through skiff_core_incoming, in order, with this address as its payload:
+ * the core then does the accounting and skips the copy. Until then the receive cannot complete (this
+ * piece is part of it), so the address stays valid while the data moves. */
+void *skiff_core_data_target(int peer, const struct skiff_hdr *h, size_t len);
 
 void skiff_req_complete(struct skiff_request *r);
 void skiff_status_from_req(MPI_Status *st, const struct skiff_request *r);

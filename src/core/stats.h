@@ -13,6 +13,7 @@ struct skiff_stats {
     unsigned long long deferred_sends; /* eager sends queued because the transport was full */
     unsigned long long rndv_recvs;     /* rendezvous receives started */
     unsigned long long rndv_pulls;     /* ... of them, pulled in one copy (CMA) */
+    unsigned long long data_in_place;  /* pipelined pieces a transport received straight into the receive's buffer */
     unsigned long long unexp_msgs;     /* messages that arrived before their receive was posted */
     unsigned long long unexp_hwm;      /* the most unexpected messages queued at once */
     unsigned long long coll_scheds;         /* collectives run as message schedules (blocking or not) */

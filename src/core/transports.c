@@ -108,6 +108,9 @@ static int map_header(void)
 
 int skiff_transports_init(void)
 {
+#ifdef SKIFF_HAVE_UCX
+    skiff_ucx_auto_select(skiff_boot.map.nnodes > 1); /* SKIFF_TRANSPORTS=auto: tcp or ucx between nodes */
+#endif
     skiff.peer_tr = calloc((size_t)skiff.size, sizeof *skiff.peer_tr);
     if (!skiff.peer_tr)
         return -1;

@@ -41,6 +41,7 @@ COUNTER(sync_sends)
 COUNTER(deferred_sends)
 COUNTER(rndv_recvs)
 COUNTER(rndv_pulls)
+COUNTER(data_in_place)
 COUNTER(unexp_msgs)
 COUNTER(unexp_hwm)
 COUNTER(coll_scheds)
@@ -74,6 +75,8 @@ static const struct pvar core_pvars[] = {
     {"skiff_rndv_recvs", "rendezvous receives started", MPI_T_PVAR_CLASS_COUNTER, CAT_PT2PT, 0, now_rndv_recvs},
     {"skiff_rndv_pulls", "rendezvous receives that read the sender's buffer in one copy (CMA)",
      MPI_T_PVAR_CLASS_COUNTER, CAT_PT2PT, 0, now_rndv_pulls},
+    {"skiff_data_in_place", "pieces of large messages that the transport received straight into the receive buffer (ucx), not copied by the core",
+     MPI_T_PVAR_CLASS_COUNTER, CAT_PT2PT, 0, now_data_in_place},
     {"skiff_unexp_msgs", "messages that arrived before a matching receive was posted", MPI_T_PVAR_CLASS_COUNTER,
      CAT_MATCHING, 0, now_unexp_msgs},
     {"skiff_unexp_queued", "messages in the unexpected queue now", MPI_T_PVAR_CLASS_LEVEL, CAT_MATCHING, 1,

@@ -3,6 +3,7 @@
 #include "ucx/module.h"
 
 #include "core/error.h"
+#include "core/pt2pt.h"
 #include "ucx/ucx.h"
 #include "util/log.h"
 
@@ -15,6 +16,11 @@ static const struct skiff_ucx_host *host;
 void skiff_core_incoming(int peer, const struct skiff_hdr *h, const void *payload, size_t plen)
 {
     host->incoming(peer, h, payload, plen);
+}
+
+void *skiff_core_data_target(int peer, const struct skiff_hdr *h, size_t len)
+{
+    return host->data_target(peer, h, len);
 }
 
 void skiff_log_write(int level, const char *fmt, ...)

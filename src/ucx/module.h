@@ -19,7 +19,7 @@
 #include "util/config.h"
 
 /* Raised whenever either table changes: a module of another build is refused, not misused. */
-#define SKIFF_UCX_MODULE_ABI 2
+#define SKIFF_UCX_MODULE_ABI 3
 #define SKIFF_UCX_MODULE_FILE "libskiff_ucx.so"
 #define SKIFF_UCX_MODULE_ENTRY "skiff_ucx_module"
 
@@ -30,6 +30,7 @@ struct skiff_ucx_host {
     const struct skiff_boot_info *boot;
     const struct skiff_config *cfg;
     void (*incoming)(int peer, const struct skiff_hdr *h, const void *payload, size_t plen);
+    void *(*data_target)(int peer, const struct skiff_hdr *h, size_t len);
     void (*vlog)(int level, const char *fmt, va_list ap);
     void (*abort_job)(int code, const char *why);     /* never returns */
     void (*abort_job_peer_lost)(const char *why); /* never returns */

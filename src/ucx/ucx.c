@@ -13,6 +13,7 @@
 #include "boot/boot.h"
 #include "core/core.h"
 #include "core/error.h"
+#include "core/pt2pt.h"
 #include "ucx/card.h"
 #include "util/config.h"
 #include "util/host.h"
@@ -69,6 +70,7 @@ struct arrival {
     size_t len;
     void *release; /* UCX's descriptor, held with UCS_INPROGRESS; else data is ours to free */
     size_t cap;    /* data is a reusable rendezvous buffer of this many bytes (0: not one) */
+    int placed;    /* data is the piece's place in a receive's buffer (skiff_core_data_target) */
 };
 
 static struct {
@@ -279,7 +281,7 @@ static int drain(void)
             ucp_am_data_release(U.worker, a->release);
         else if (a->cap)
             buffer_put(a->data, a->cap);
-        else
+        else if (!a->placed)
             free(a->data);
         free(a);
         n++;
@@ -317,7 +319,9 @@ static ucs_status_t on_message(void *arg, const void *header, size_t hlen, void 
         return UCS_OK;
     }
     struct arrival *a = calloc(1, sizeof *a);
-    if (a)
+    if (a && rndv)
+        a->placed = (a->data = skiff_core_data_target(w.rank, &w.h, len)) != NULL;
+    if (a && !a->data)
         a->data = rndv ? buffer_get(len, &a->cap)
                        : param->recv_attr & UCP_AM_RECV_ATTR_FLAG_DATA ? data : malloc(len ? len : 1);
     if (!a || !a->data)
@@ -327,7 +331,8 @@ static ucs_status_t on_message(void *arg, const void *header, size_t hlen, void 
     a->len = len;
     enqueue(a);
     if (rndv) {
-        /* UCX's rendezvous moves the data (zero copy where the wire allows) into our buffer. */
+        /* UCX's rendezvous moves the data (zero copy where the wire allows) straight into the receive's
+         * buffer when the core names the place, else into ours, which the core then copies. */
         ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
                                  .cb.recv_am = recv_done, .user_data = a};
         ucs_status_ptr_t s = ucp_am_recv_data_nbx(U.worker, data, a->data, len, &p);

@@ -38,8 +38,8 @@ const struct skiff_config_row skiff_config_table[] = {
      "ways of the n-way dissemination barrier (messages each rank sends per round)"},
     {"SKIFF_NODE_SIZE", SKIFF_CFG_INT, "0", 0, 1 << 20, AT(node_size),
      "treat every N consecutive ranks as one node, to exercise node-aware algorithms on one machine (0: real hosts)"},
-    {"SKIFF_TRANSPORTS", SKIFF_CFG_TRANSPORTS, "shm,tcp", 0, 0, AT(transports),
-     "transports allowed: shm,tcp (shared memory within a node, tcp between nodes), tcp (tcp for every pair, loopback within a node), shm,ucx or ucx (UCX instead of tcp; only when built with UCX)"},
+    {"SKIFF_TRANSPORTS", SKIFF_CFG_TRANSPORTS, "auto", 0, 0, AT(transports),
+     "transports allowed: shm,tcp (shared memory within a node, tcp between nodes), tcp (tcp for every pair, loopback within a node), shm,ucx or ucx (UCX instead of tcp; only when built with UCX); auto: shm,ucx when UCX offers a network faster than tcp (RDMA verbs), else shm,tcp"},
     {"SKIFF_TCP_NETS", SKIFF_CFG_STRING, "auto", 0, 0, AT(tcp_nets),
      "networks for tcp rails, comma-separated CIDRs (198.18.1.0/24) or interface names (eth1); auto: every non-loopback network both peers share, else loopback"},
     {"SKIFF_TCP_EAGER", SKIFF_CFG_SIZE, "65536", 0, 1 << 22, AT(tcp_eager),
@@ -52,6 +52,8 @@ const struct skiff_config_row skiff_config_table[] = {
      "largest message (bytes) sent eagerly over ucx; larger ones go after a handshake in pieces that UCX moves with its own rendezvous"},
     {"SKIFF_UCX_PIECE", SKIFF_CFG_SIZE, "4194304", 4096, 1 << 30, AT(ucx_piece),
      "bytes of one piece of a large message over ucx"},
+    {"SKIFF_UCX_FABRIC", SKIFF_CFG_STRING, "probe", 0, 0, AT(ucx_fabric),
+     "how SKIFF_TRANSPORTS=auto learns what UCX offers between nodes: probe (ask UCX only when /sys/class/infiniband lists a device), ask (always ask UCX), or a list of UCX transport names that stands in for UCX's answer (tests: rc_mlx5 chooses ucx, tcp chooses tcp)"},
     {"SKIFF_PROFILE", SKIFF_CFG_INT, "0", 0, 1, AT(profile),
      "1: every rank records count, time and message sizes of each MPI call; rank 0 writes one report at MPI_Finalize (docs/profiler.md)"},
     {"SKIFF_PROFILE_FILE", SKIFF_CFG_STRING, "skiff-profile.<job>.txt", 0, 0, AT(profile_file),
@@ -102,8 +104,14 @@ static int parse_size(const struct skiff_config_row *r, const char *v, unsigned 
 /* Names from the list of transports (core/transports.c); at most one that reaches every rank. */
 static int parse_transports(const struct skiff_config_row *r, const char *v, int *out, char *why)
 {
-    if (strcmp(v, "auto") == 0)
-        v = r->dflt;
+    /* Decided when a job spans nodes (ucx/load.c); without UCX there is nothing to decide. */
+    if (strcmp(v, "auto") == 0) {
+        *out = skiff_transport_bit("shm") | skiff_transport_bit("tcp");
+#ifdef SKIFF_HAVE_UCX
+        *out |= SKIFF_TRANSPORTS_AUTO;
+#endif
+        return 0;
+    }
     char buf[64], expected[128] = "expected a list of";
     for (int i = 0; i < skiff_transport_nkinds; i++)
         snprintf(expected + strlen(expected), sizeof expected - strlen(expected), "%s %s", i ? "," : "",
@@ -227,6 +235,10 @@ static void format(const struct skiff_config_row *r, const struct skiff_config *
     case SKIFF_CFG_TRANSPORTS:
         t = *(const int *)field;
         out[0] = 0;
+        if (t & SKIFF_TRANSPORTS_AUTO) { /* not decided yet: before MPI_Init */
+            snprintf(out, len, "auto");
+            break;
+        }
         for (size_t i = 0, off = 0; i < (size_t)skiff_transport_nkinds && off < len; i++)
             if (t & (1 << i))
                 off += (size_t)snprintf(out + off, len - off, "%s%s", off ? "," : "", skiff_transport_kinds[i].name);

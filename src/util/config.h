@@ -23,6 +23,7 @@ struct skiff_config {
     size_t tcp_piece;           /* SKIFF_TCP_PIECE: bytes of one striped piece of a large message */
     size_t ucx_eager;           /* SKIFF_UCX_EAGER: largest message sent eagerly over ucx */
     size_t ucx_piece;           /* SKIFF_UCX_PIECE: bytes of one piece of a large message over ucx */
+    const char *ucx_fabric;     /* SKIFF_UCX_FABRIC: how auto asks UCX (NULL: probe; "ask"; else UCX's answer, for tests) */
     size_t tcp_sockbuf;         /* SKIFF_TCP_SOCKBUF: socket buffer bytes (0: kernel autotuning) */
     int profile;                /* SKIFF_PROFILE: 1 records every MPI call and writes a report at MPI_Finalize */
     const char *profile_file;   /* SKIFF_PROFILE_FILE: the report's path (NULL: skiff-profile.<job>.txt) */
@@ -30,6 +31,10 @@ struct skiff_config {
     const char *trace_file;     /* SKIFF_TRACE_FILE: the files' prefix, rank appended (NULL: skiff-trace.<job>) */
     size_t trace_records;       /* SKIFF_TRACE_RECORDS: records each rank keeps at most (40 bytes each) */
 };
+
+/* SKIFF_TRANSPORTS=auto, beside the bits of shm and tcp, until a job that spans nodes picks tcp or ucx
+ * between them (ucx/load.c, called from core/transports.c). Above every transport's bit. */
+#define SKIFF_TRANSPORTS_AUTO (1 << 30)
 
 /* How a setting's text becomes its value. */
 enum skiff_config_kind {

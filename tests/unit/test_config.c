@@ -11,6 +11,9 @@
 
 #include "core/transports.h"
 #include "util/config.h"
+#ifdef SKIFF_HAVE_UCX
+#include "ucx/ucx.h"
+#endif
 
 static const char *docs_path;
 
@@ -114,6 +117,50 @@ static void ucx_transport_setting(void **state)
     assert_int_equal(skiff_config_load(), 0);
 }
 
+/* SKIFF_TRANSPORTS=auto (the default) shows as auto until a job that needs a network decides; the
+ * decision takes ucx when UCX offers a network transport other than its tcp (ucx/load.c). */
+static void auto_transports(void **state)
+{
+    (void)state;
+    char v[64];
+    assert_int_equal(skiff_config_load(), 0);
+    assert_int_equal(skiff_config_value(row_named("SKIFF_TRANSPORTS"), v, sizeof v), 0);
+#ifdef SKIFF_HAVE_UCX
+    assert_string_equal(v, "auto");
+    char fast[32];
+    assert_null(skiff_ucx_fast_transport("", fast, sizeof fast));
+    assert_null(skiff_ucx_fast_transport("tcp", fast, sizeof fast));
+    assert_null(skiff_ucx_fast_transport("tcp/eth0,tcp/lo", fast, sizeof fast));
+    assert_non_null(skiff_ucx_fast_transport("tcp/eth0,ud_verbs/mlx5_0:1", fast, sizeof fast));
+    assert_string_equal(fast, "ud_verbs/mlx5_0:1");
+    assert_non_null(skiff_ucx_fast_transport("rc_mlx5", fast, sizeof fast));
+    assert_string_equal(fast, "rc_mlx5");
+    assert_non_null(skiff_ucx_fast_transport("tcpx/eth0", fast, sizeof fast)); /* only tcp itself is tcp */
+    /* a hook that says a fabric is there turns auto into ucx; one that says tcp leaves tcp */
+    setenv("SKIFF_UCX_FABRIC", "rc_mlx5", 1);
+    assert_int_equal(skiff_config_load(), 0);
+    skiff_ucx_auto_select(1);
+    assert_int_equal(skiff_cfg.transports, skiff_transport_bit("shm") | skiff_transport_bit("ucx"));
+    assert_int_equal(skiff_config_value(row_named("SKIFF_TRANSPORTS"), v, sizeof v), 0);
+    assert_string_equal(v, "shm,ucx");
+    setenv("SKIFF_UCX_FABRIC", "tcp/eth0", 1);
+    assert_int_equal(skiff_config_load(), 0);
+    skiff_ucx_auto_select(1);
+    assert_int_equal(skiff_cfg.transports, skiff_transport_bit("shm") | skiff_transport_bit("tcp"));
+    /* named transports are never second-guessed */
+    setenv("SKIFF_UCX_FABRIC", "rc_mlx5", 1);
+    setenv("SKIFF_TRANSPORTS", "shm,tcp", 1);
+    assert_int_equal(skiff_config_load(), 0);
+    skiff_ucx_auto_select(1);
+    assert_int_equal(skiff_cfg.transports, skiff_transport_bit("shm") | skiff_transport_bit("tcp"));
+    unsetenv("SKIFF_TRANSPORTS");
+    unsetenv("SKIFF_UCX_FABRIC");
+#else
+    assert_string_equal(v, "shm,tcp");
+#endif
+    assert_int_equal(skiff_config_load(), 0);
+}
+
 /* Every default parses, and a level no log call uses is refused rather than accepted and ignored. */
 static void defaults_parse_and_ranges_hold(void **state)
 {
@@ -130,7 +177,12 @@ static void defaults_parse_and_ranges_hold(void **state)
     assert_int_equal(skiff_config_load(), -1);
     unsetenv("SKIFF_SHM_EAGER");
     assert_int_equal(skiff_config_load(), 0);
-    assert_int_equal(skiff_cfg.transports, skiff_transport_bit("shm") | skiff_transport_bit("tcp"));
+    int shm_tcp = skiff_transport_bit("shm") | skiff_transport_bit("tcp");
+#ifdef SKIFF_HAVE_UCX
+    assert_int_equal(skiff_cfg.transports, shm_tcp | SKIFF_TRANSPORTS_AUTO);
+#else
+    assert_int_equal(skiff_cfg.transports, shm_tcp);
+#endif
     assert_int_equal(skiff_cfg.trace_records, 1048576);
 }
 
@@ -160,6 +212,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(bad_values_are_refused),
         cmocka_unit_test(values_in_force_are_shown),
         cmocka_unit_test(defaults_parse_and_ranges_hold),
+        cmocka_unit_test(auto_transports),
         cmocka_unit_test(ucx_transport_setting),
         cmocka_unit_test(docs_list_every_variable),
     };

@@ -26,6 +26,9 @@ enum skiff_msg_type {
 };
 
 #define SKIFF_MSG_F_SYNC 0x1 /* sender waits for ACK (MPI_Ssend of a small message) */
+#define SKIFF_MSG_F_LAST 0x2 /* DATA: the last piece of its message the sender pushes; once the transport has
+                                taken it the send completes (read only by the sending transport: ucx holds
+                                it until every earlier piece it still reads from the buffer is done) */
 
 struct skiff_hdr {
     uint8_t type;

@@ -602,7 +602,8 @@ static int push_streams(void)
         while (s->done < s->bytes) {
             size_t piece = s->bytes - s->done < t->max_piece ? s->bytes - s->done : t->max_piece;
             struct skiff_hdr h = {.type = SKIFF_MSG_DATA, .version = SKIFF_PROTO_VERSION, .len = piece,
-                                  .rreq = s->remote, .aux = s->done};
+                                  .rreq = s->remote, .aux = s->done,
+                                  .flags = s->done + piece == s->bytes ? SKIFF_MSG_F_LAST : 0};
             if (t->send(s->world_peer, &h, (const char *)s->buf + s->done, piece) != 0)
                 break;
             s->done += piece;

@@ -48,15 +48,19 @@ struct outgoing {
     unsigned char data[];
 };
 
-/* A large DATA piece UCX sends straight from the caller's buffer. send answers -EAGAIN for it until UCX
- * is done, so the core, which retries the same piece from the same buffer, reuses that buffer only
- * after. */
+/* A large DATA piece UCX sends straight from the caller's buffer. Up to ZC_DEPTH pieces per peer are in
+ * flight: send takes a piece that is not its message's last at once (detached: the core moves on to the
+ * next piece, and the buffer stays the sender's until the send completes), and answers -EAGAIN for the
+ * last piece until it and every earlier piece of its message are done, then 0 once: the core completes
+ * the send, and so lets the buffer be reused, only then. */
+#define ZC_DEPTH 4
 struct zc_send {
     struct zc_send *next;
-    struct ucx_head w; /* identifies the piece: the core retries it with the same header */
+    struct ucx_head w; /* identifies the piece: the core retries the last one with the same header */
     const void *payload;
     int peer;
-    int done;          /* UCX has finished; the next retry gets 0 */
+    int done;          /* UCX has finished with the buffer */
+    int detached;      /* not the last piece: nobody retries it; freed once done */
 };
 
 /* A message that could not go to the core at once: it waits behind an unfinished rendezvous, so
@@ -157,37 +161,76 @@ static void zc_done(void *req, ucs_status_t st, void *user)
     ucp_request_free(req);
 }
 
-/* The piece's first call posts it; the calls after answer -EAGAIN while UCX reads it, then 0 once. */
-static int send_piece(int peer, const struct ucx_head *w, const void *payload, size_t len)
+/* The last piece's send completes only after the pieces sent before it from the same message's buffer. */
+static int earlier_pieces_busy(int peer, uint64_t rreq)
 {
-    struct zc_send **pz = &U.zc;
-    for (; *pz; pz = &(*pz)->next) {
+    for (const struct zc_send *z = U.zc; z; z = z->next)
+        if (z->detached && !z->done && z->peer == peer && z->w.h.rreq == rreq)
+            return 1;
+    return 0;
+}
+
+/* A retried last piece: -EAGAIN until done, then 0 once. Also frees detached pieces that are done and
+ * counts the peer's pieces still in flight. NULL z: the piece was never posted. */
+static struct zc_send *find_piece(int peer, const struct ucx_head *w, const void *payload, int *busy)
+{
+    struct zc_send *found = NULL;
+    *busy = 0;
+    for (struct zc_send **pz = &U.zc; *pz;) {
         struct zc_send *z = *pz;
-        if (z->peer == peer && z->payload == payload && memcmp(&z->w.h, &w->h, sizeof w->h) == 0) {
-            if (!z->done)
-                return -EAGAIN;
+        if (z->detached && z->done) {
             *pz = z->next;
             free(z);
-            return 0;
+            continue;
         }
+        if (!z->detached && z->peer == peer && z->payload == payload && memcmp(&z->w.h, &w->h, sizeof w->h) == 0)
+            found = z;
+        *busy += z->peer == peer && !z->done;
+        pz = &z->next;
     }
-    struct zc_send *z = calloc(1, sizeof *z);
-    if (!z)
+    return found;
+}
+
+static void unlink_piece(struct zc_send *gone)
+{
+    for (struct zc_send **pz = &U.zc; *pz; pz = &(*pz)->next)
+        if (*pz == gone) {
+            *pz = gone->next;
+            free(gone);
+            return;
+        }
+}
+
+static int send_piece(int peer, const struct ucx_head *w, const void *payload, size_t len)
+{
+    int busy;
+    struct zc_send *z = find_piece(peer, w, payload, &busy);
+    if (z) {
+        if (!z->done || earlier_pieces_busy(peer, w->h.rreq))
+            return -EAGAIN;
+        unlink_piece(z);
+        return 0;
+    }
+    if (busy >= ZC_DEPTH)
+        return -EAGAIN;
+    int last = (w->h.flags & SKIFF_MSG_F_LAST) != 0;
+    if (!(z = calloc(1, sizeof *z)))
         skiff_abort_job(MPI_ERR_NO_MEM, "ucx: out of memory for the send queue");
-    *z = (struct zc_send){.w = *w, .payload = payload, .peer = peer};
+    *z = (struct zc_send){.w = *w, .payload = payload, .peer = peer, .detached = !last};
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
                              .cb.send = zc_done, .user_data = z};
     ucs_status_ptr_t s = ucp_am_send_nbx(U.ep[peer], AM_MSG, &z->w, sizeof z->w, payload, len, &p);
-    if (s == NULL) {
-        free(z);
-        return 0;
-    }
     if (UCS_PTR_IS_ERR(s))
         peer_lost(peer, UCS_PTR_STATUS(s));
-    U.inflight++;
+    if (s == NULL)
+        z->done = 1;
+    else
+        U.inflight++;
     z->next = U.zc;
     U.zc = z;
-    return -EAGAIN;
+    if (!last)
+        return 0;
+    return z->done && !earlier_pieces_busy(peer, w->h.rreq) ? (unlink_piece(z), 0) : -EAGAIN;
 }
 
 /* Tries to send straight from the caller's buffer, which works when UCX can finish at once (a
@@ -200,6 +243,9 @@ static int ucx_send(int peer, const struct skiff_hdr *h, const void *payload, si
     struct ucx_head w = {.magic = MAGIC, .rank = skiff.rank, .secret = skiff_boot.secret, .h = *h};
     if (h->type == SKIFF_MSG_DATA && len > ucx_ops.max_eager)
         return send_piece(peer, &w, payload, len);
+    /* A short last piece too completes the send: not before UCX is done with the pieces before it. */
+    if (h->type == SKIFF_MSG_DATA && (h->flags & SKIFF_MSG_F_LAST) && U.zc && earlier_pieces_busy(peer, h->rreq))
+        return -EAGAIN;
     if (len <= ucx_ops.max_eager) {
         ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL | UCP_OP_ATTR_FIELD_FLAGS,
                                  .flags = UCP_AM_SEND_FLAG_EAGER};

@@ -16,21 +16,23 @@
 #include "ucx/ucx.h"
 #define UCX_INIT skiff_ucx_init
 #define UCX_DESCRIBE skiff_ucx_describe
+#define UCX_PREFERRED skiff_ucx_preferred
 #define UCX_ABSENT NULL
 #else
 #define UCX_INIT NULL
 #define UCX_DESCRIBE NULL
+#define UCX_PREFERRED NULL
 #define UCX_ABSENT "this skiff was built without UCX (libucx-dev missing at configure time, or SKIFF_UCX=OFF)"
 #endif
 
 /* Self first, then shared memory within the node; tcp and ucx reach every rank and exclude each other
  * (util/config.c allows one transport with SKIFF_REACH_ALL). */
 const struct skiff_transport_kind skiff_transport_kinds[] = {
-    {"self", SKIFF_REACH_SELF, skiff_self_init, NULL, NULL, NULL, NULL},
-    {"shm", SKIFF_REACH_NODE, skiff_shm_init, skiff_shm_describe, NULL,
+    {"self", SKIFF_REACH_SELF, skiff_self_init, NULL, NULL, NULL, NULL, NULL},
+    {"shm", SKIFF_REACH_NODE, skiff_shm_init, skiff_shm_describe, NULL, NULL,
      "the shared-memory transport: fast box bytes and queue cells between ranks of this node", skiff_shm_counters},
-    {"ucx", SKIFF_REACH_ALL, UCX_INIT, UCX_DESCRIBE, UCX_ABSENT, NULL, NULL},
-    {"tcp", SKIFF_REACH_ALL, skiff_tcp_init, skiff_tcp_describe, NULL,
+    {"ucx", SKIFF_REACH_ALL, UCX_INIT, UCX_DESCRIBE, UCX_ABSENT, UCX_PREFERRED, NULL, NULL},
+    {"tcp", SKIFF_REACH_ALL, skiff_tcp_init, skiff_tcp_describe, NULL, NULL,
      "the tcp transport: bytes through its connections (ranks on other nodes, or all with SKIFF_TRANSPORTS=tcp)",
      skiff_tcp_counters},
 };
@@ -99,6 +101,25 @@ static void plan_sleep(void)
     }
 }
 
+void skiff_transports_settle_auto(int spans_nodes)
+{
+    if (!(skiff_cfg.transports & SKIFF_TRANSPORTS_AUTO))
+        return;
+    skiff_cfg.transports &= ~SKIFF_TRANSPORTS_AUTO;
+    if (!spans_nodes)
+        return; /* shared memory reaches every peer: nothing to ask */
+    for (int i = 0; i < skiff_transport_nkinds; i++) {
+        const struct skiff_transport_kind *k = &skiff_transport_kinds[i];
+        if (k->reach != SKIFF_REACH_ALL || !k->init || !k->preferred || !k->preferred())
+            continue;
+        for (int j = 0; j < skiff_transport_nkinds; j++)
+            if (skiff_transport_kinds[j].reach == SKIFF_REACH_ALL)
+                skiff_cfg.transports &= ~(1 << j);
+        skiff_cfg.transports |= 1 << i;
+        return;
+    }
+}
+
 /* The job segment's header (rank states, the cards the network transports exchange, the node's shared
  * area) is needed without shared memory too; the node's transport, when it runs, maps the whole. */
 static int map_header(void)
@@ -108,9 +129,7 @@ static int map_header(void)
 
 int skiff_transports_init(void)
 {
-#ifdef SKIFF_HAVE_UCX
-    skiff_ucx_auto_select(skiff_boot.map.nnodes > 1); /* SKIFF_TRANSPORTS=auto: tcp or ucx between nodes */
-#endif
+    skiff_transports_settle_auto(skiff_boot.map.nnodes > 1);
     skiff.peer_tr = calloc((size_t)skiff.size, sizeof *skiff.peer_tr);
     if (!skiff.peer_tr)
         return -1;

@@ -29,6 +29,9 @@ struct skiff_transport_kind {
     /* What it would offer on this host, for skiff-info (no MPI_Init needed). */
     void (*describe)(char *out, size_t len);
     const char *absent; /* why init is NULL in this build */
+    /* SKIFF_TRANSPORTS=auto, a job across nodes: 1 if this one should take the place of the default
+     * transport between nodes here (a fabric faster than tcp). NULL: never. */
+    int (*preferred)(void);
     /* Its MPI_T category's description (NULL: no counters), and the counters, ended by a NULL name. */
     const char *category;
     const struct skiff_transport_counter *counters;
@@ -42,6 +45,10 @@ extern const int skiff_transport_nkinds;
  * that reaches it (skiff.peer_tr), and plans the sleep (skiff.active, sleeper, bells). Collective.
  * 0, or -1 after logging why. */
 int skiff_transports_init(void);
+/* SKIFF_TRANSPORTS=auto: settles skiff_cfg.transports to the default list, with a transport between
+ * nodes that is preferred here in the default one's place (asked only when the job spans nodes). Called
+ * by init; exported for the unit test. */
+void skiff_transports_settle_auto(int spans_nodes);
 /* After init: ranks of other nodes running on this machine, by the transports' own count. */
 int skiff_transports_same_machine(void);
 void skiff_transports_finalize(void);

@@ -195,21 +195,16 @@ static int offered(char *net, size_t len)
     return ask_ucx(net, len) == 0;
 }
 
-void skiff_ucx_auto_select(int spans_nodes)
+int skiff_ucx_preferred(void)
 {
-    if (!(skiff_cfg.transports & SKIFF_TRANSPORTS_AUTO))
-        return;
-    skiff_cfg.transports &= ~SKIFF_TRANSPORTS_AUTO;
-    if (!spans_nodes)
-        return; /* shared memory reaches every peer: nothing to ask */
     char net[1024], fast[128];
     int asked = offered(net, sizeof net);
     if (asked && skiff_ucx_fast_transport(net, fast, sizeof fast)) {
-        skiff_cfg.transports = (skiff_cfg.transports & ~skiff_transport_bit("tcp")) | skiff_transport_bit("ucx");
         skiff_log(SKIFF_LOG_INFO, "between nodes: ucx (SKIFF_TRANSPORTS=auto: UCX offers %s; its network transports: %s)",
                   fast, net);
-        return;
+        return 1;
     }
-    skiff_log(SKIFF_LOG_INFO, "between nodes: tcp (SKIFF_TRANSPORTS=auto: %s%s)",
+    skiff_log(SKIFF_LOG_INFO, "between nodes: not ucx (SKIFF_TRANSPORTS=auto: %s%s)",
               asked ? "UCX offers no network transport but tcp: " : "", net[0] ? net : "none");
+    return 0;
 }

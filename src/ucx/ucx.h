@@ -15,12 +15,12 @@ const struct skiff_transport *skiff_ucx_init(const unsigned char *uses);
 /* The UCX library's version, for skiff-info. */
 void skiff_ucx_describe(char *out, size_t len);
 
-/* SKIFF_TRANSPORTS=auto (the default), at the start of MPI_Init's transports (core/transports.c): in a job
- * that spans nodes, turns skiff_cfg.transports into ucx instead of tcp when UCX offers a network
- * transport other than its tcp (InfiniBand or RoCE verbs: rc, dc, ud), else leaves tcp, and logs the
- * choice (SKIFF_DEBUG=1). Asks UCX only when this machine has an RDMA device (or SKIFF_UCX_FABRIC=ask),
- * and then in a process of its own (skiff-ucx-probe), so a job that stays on tcp never loads UCX. */
-void skiff_ucx_auto_select(int spans_nodes);
+/* SKIFF_TRANSPORTS=auto (the default) in a job that spans nodes (core/transports.c asks): 1 when UCX
+ * offers a network transport other than its tcp (InfiniBand or RoCE verbs: rc, dc, ud), so ucx should
+ * take tcp's place; logs the answer (SKIFF_DEBUG=1). Asks UCX only when this machine has an RDMA device
+ * (or SKIFF_UCX_FABRIC=ask), and then in a process of its own (skiff-ucx-probe), so a job that stays on
+ * tcp never loads UCX. */
+int skiff_ucx_preferred(void);
 /* The decision itself: the first transport in list ("tl/device" or "tl", comma-separated) that is not
  * tcp, copied into out; NULL if there is none. */
 const char *skiff_ucx_fast_transport(const char *list, char *out, size_t len);

@@ -139,19 +139,19 @@ static void auto_transports(void **state)
     /* a hook that says a fabric is there turns auto into ucx; one that says tcp leaves tcp */
     setenv("SKIFF_UCX_FABRIC", "rc_mlx5", 1);
     assert_int_equal(skiff_config_load(), 0);
-    skiff_ucx_auto_select(1);
+    skiff_transports_settle_auto(1);
     assert_int_equal(skiff_cfg.transports, skiff_transport_bit("shm") | skiff_transport_bit("ucx"));
     assert_int_equal(skiff_config_value(row_named("SKIFF_TRANSPORTS"), v, sizeof v), 0);
     assert_string_equal(v, "shm,ucx");
     setenv("SKIFF_UCX_FABRIC", "tcp/eth0", 1);
     assert_int_equal(skiff_config_load(), 0);
-    skiff_ucx_auto_select(1);
+    skiff_transports_settle_auto(1);
     assert_int_equal(skiff_cfg.transports, skiff_transport_bit("shm") | skiff_transport_bit("tcp"));
     /* named transports are never second-guessed */
     setenv("SKIFF_UCX_FABRIC", "rc_mlx5", 1);
     setenv("SKIFF_TRANSPORTS", "shm,tcp", 1);
     assert_int_equal(skiff_config_load(), 0);
-    skiff_ucx_auto_select(1);
+    skiff_transports_settle_auto(1);
     assert_int_equal(skiff_cfg.transports, skiff_transport_bit("shm") | skiff_transport_bit("tcp"));
     unsetenv("SKIFF_TRANSPORTS");
     unsetenv("SKIFF_UCX_FABRIC");

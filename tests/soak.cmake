@@ -11,16 +11,19 @@ add_executable(soak ${soak_sources})
 target_link_libraries(soak PRIVATE mpi)
 set_target_properties(soak PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/soak)
 
-# skiff_soak_test(<name> <np> <seed> [ENV VAR=value...] [LABELS label...])
+# skiff_soak_test(<name> <np> <seed> [LAUNCHER mpiexec] [ENV VAR=value...] [LABELS label...])
 function(skiff_soak_test name np seed)
-  cmake_parse_arguments(S "" "" "ENV;LABELS" ${ARGN})
+  cmake_parse_arguments(S "" "LAUNCHER" "ENV;LABELS" ${ARGN})
+  if(NOT S_LAUNCHER)
+    set(S_LAUNCHER ${SKIFF_MPIEXEC})
+  endif()
   set(labels mpi soak ${S_LABELS})
   set(procs ${np})
   if(procs GREATER 2)
     set(procs 2) # ranks beyond the cores sleep instead of spinning
   endif()
   add_test(NAME ${name}
-    COMMAND ${SKIFF_MPIEXEC} -n ${np} --timeout 90
+    COMMAND ${S_LAUNCHER} -n ${np} --timeout 90
             $<TARGET_FILE:soak> --seed ${seed} --seconds 4 --hang 45)
   set_tests_properties(${name} PROPERTIES
     TIMEOUT 120
@@ -41,6 +44,13 @@ skiff_soak_test(soak_np8           8   1008)
 skiff_soak_test(soak_tcp_np2       2   2002   ENV SKIFF_TRANSPORTS=tcp LABELS tcp)
 skiff_soak_test(soak_tcp_np4       4   2004   ENV SKIFF_TRANSPORTS=tcp LABELS tcp)
 skiff_soak_test(soak_tcp_np8       8   2008   ENV SKIFF_TRANSPORTS=tcp LABELS tcp)
+# Every pair on ucx over UCX's tcp wire (issue 16 §2), and shm within two made-up hosts with ucx between
+# them (tests/ucx.cmake's launcher), when the ucx transport is built.
+if(SKIFF_HAVE_UCX)
+  skiff_soak_test(soak_ucx_np4     4   5004   ENV SKIFF_TRANSPORTS=ucx UCX_TLS=tcp LABELS ucx)
+  skiff_soak_test(soak_ucxnodes_np4 4  5104   LAUNCHER ${SKIFF_UCX_2HOSTS}
+                  ENV SKIFF_TRANSPORTS=shm,ucx UCX_TLS=tcp LABELS ucx)
+endif()
 # Pipelined copy through shared memory instead of single copy.
 skiff_soak_test(soak_nocma_np4     4   3004   ENV SKIFF_SHM_CMA=0)
 # Pretend nodes of 2 ranks: the node-aware collectives, on MPI_COMM_WORLD and on splits whose rank

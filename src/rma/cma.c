@@ -13,7 +13,7 @@
 
 #include "core/datatype.h"
 #include "rma/win.h"
-#include "shm/cma.h"
+#include "util/cma.h"
 #include "util/config.h"
 
 #ifndef IOV_MAX

@@ -19,7 +19,7 @@
 
 #include "boot/boot.h"
 #include "core/core.h"
-#include "shm/cma.h"
+#include "util/cma.h"
 #include "shm/doorbell.h"
 #include "shm/fbox.h"
 #include "shm/node_area.h"

@@ -39,7 +39,7 @@ const struct skiff_config_row skiff_config_table[] = {
     {"SKIFF_NODE_SIZE", SKIFF_CFG_INT, "0", 0, 1 << 20, AT(node_size),
      "treat every N consecutive ranks as one node, to exercise node-aware algorithms on one machine (0: real hosts)"},
     {"SKIFF_TRANSPORTS", SKIFF_CFG_TRANSPORTS, "auto", 0, 0, AT(transports),
-     "transports allowed: shm,tcp (shared memory within a node, tcp between nodes), tcp (tcp for every pair, loopback within a node), shm,ucx or ucx (UCX instead of tcp; only when built with UCX); auto: shm,ucx when UCX offers a network faster than tcp (RDMA verbs), else shm,tcp"},
+     "transports allowed: shm,tcp (shared memory within a node, tcp between nodes), tcp (tcp for every pair, loopback within a node), shm,ucx or ucx (UCX instead of tcp; only when built with UCX); auto: shm,ucx when UCX offers a network faster than tcp (RDMA verbs), else shm,tcp; self (a rank to itself) is always on"},
     {"SKIFF_TCP_NETS", SKIFF_CFG_STRING, "auto", 0, 0, AT(tcp_nets),
      "networks for tcp rails, comma-separated CIDRs (198.18.1.0/24) or interface names (eth1); auto: every non-loopback network both peers share, else loopback"},
     {"SKIFF_TCP_EAGER", SKIFF_CFG_SIZE, "65536", 0, 1 << 22, AT(tcp_eager),

@@ -1,6 +1,7 @@
-/* Single-copy transfers between processes with process_vm_readv (cross-memory attach). */
-#ifndef SKIFF_SHM_CMA_H
-#define SKIFF_SHM_CMA_H
+/* Single-copy transfers between processes with process_vm_readv (cross-memory attach): the kernel
+ * facility the shared-memory transport (rendezvous pulls) and one-sided windows (rma/cma.c) both use. */
+#ifndef SKIFF_UTIL_CMA_H
+#define SKIFF_UTIL_CMA_H
 
 #include <stddef.h>
 #include <stdint.h>

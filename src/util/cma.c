@@ -1,4 +1,4 @@
-#include "shm/cma.h"
+#include "util/cma.h"
 
 #include <errno.h>
 #include <stdlib.h>

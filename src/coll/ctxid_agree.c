@@ -3,7 +3,6 @@
  * and the communicator objects (core/comm.h), and never calls up into coll. */
 #include "coll/ctxid_agree.h"
 
-#include <stdlib.h>
 
 #include "coll/coll.h"
 #include "coll/ctxid_nb.h"
@@ -12,19 +11,6 @@
 #include "core/ctxid.h"
 #include "core/error.h"
 #include "core/mt.h"
-
-struct agreed {
-    uint32_t ctx;
-    int rc;
-};
-
-static void agreed(struct skiff_sched *s, void *arg, uint32_t ctx, int rc)
-{
-    struct agreed *a = arg;
-    (void)s;
-    a->ctx = ctx;
-    a->rc = rc;
-}
 
 /* Under MPI_THREAD_MULTIPLE two threads may agree at once on distinct parents, each letting go of the
  * lock while its allreduce waits, so the maximum of lowest unused ids could hand both the same id. The
@@ -35,20 +21,7 @@ static int agree_overlapping(struct skiff_comm *parent, uint32_t *ctx)
     struct skiff_sched *s = skiff_sched_new(parent);
     if (!s)
         return skiff_err(MPI_ERR_NO_MEM, "out of memory agreeing on a context id over %s", skiff_comm_label(parent));
-    int m = parent->remote ? 0 : parent->size, *members = skiff_sched_scratch(s, sizeof(int) * (size_t)(m + 1));
-    for (int r = 0; members && r < m; r++)
-        members[r] = r;
-    struct agreed a = {0, MPI_SUCCESS};
-    int rc = members ? skiff_ctx_agree_sched(s, members, m, parent->rank, agreed, &a)
-                     : skiff_err(MPI_ERR_NO_MEM, "out of memory agreeing on a context id over %s",
-                                 skiff_comm_label(parent));
-    if (rc)
-        skiff_sched_release(s);
-    else
-        rc = skiff_sched_run(s, NULL); /* releases s */
-    free(s);
-    *ctx = a.ctx;
-    return rc ? rc : a.rc;
+    return skiff_ctx_agree_run(s, NULL, 0, 0, ctx);
 }
 
 int skiff_ctx_agree(struct skiff_comm *parent, uint32_t *ctx)

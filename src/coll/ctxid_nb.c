@@ -1,6 +1,9 @@
 #include "coll/ctxid_nb.h"
 
+#include <stdlib.h>
+
 #include "coll/sched.h"
+#include "core/comm.h"
 #include "core/ctxid.h"
 #include "core/error.h"
 
@@ -114,4 +117,41 @@ int skiff_ctx_agree_sched(struct skiff_sched *s, const int *members, int m, int 
     a->acc[1] = 1; /* no candidate to vote on yet */
     add_cycle(s, a);
     return MPI_SUCCESS;
+}
+
+int skiff_ctx_agree_all_sched(struct skiff_sched *s, skiff_ctx_done_fn *done, void *arg)
+{
+    struct skiff_comm *c = s->comm;
+    int m = c->remote ? 0 : c->size, *members = skiff_sched_scratch(s, sizeof(int) * (size_t)(m + 1));
+    if (!members)
+        return skiff_err(MPI_ERR_NO_MEM, "out of memory agreeing on a context id over %s", skiff_comm_label(c));
+    for (int r = 0; r < m; r++)
+        members[r] = r;
+    return skiff_ctx_agree_sched(s, members, m, c->rank, done, arg);
+}
+
+struct result {
+    uint32_t ctx;
+    int rc;
+};
+
+static void store(struct skiff_sched *s, void *arg, uint32_t ctx, int rc)
+{
+    struct result *res = arg;
+    (void)s;
+    res->ctx = ctx;
+    res->rc = rc;
+}
+
+int skiff_ctx_agree_run(struct skiff_sched *s, const int *members, int m, int me, uint32_t *ctx)
+{
+    struct result res = {0, MPI_SUCCESS};
+    int rc = members ? skiff_ctx_agree_sched(s, members, m, me, store, &res) : skiff_ctx_agree_all_sched(s, store, &res);
+    if (rc)
+        skiff_sched_release(s);
+    else
+        rc = skiff_sched_run(s, NULL); /* releases s */
+    free(s);
+    *ctx = res.ctx;
+    return rc ? rc : res.rc;
 }

@@ -36,5 +36,11 @@ typedef void skiff_ctx_done_fn(struct skiff_sched *s, void *arg, uint32_t ctx, i
  * MPI error code (out of memory). */
 int skiff_ctx_agree_sched(struct skiff_sched *s, const int *members, int m, int me, skiff_ctx_done_fn *done,
                           void *arg);
+/* The same among every process of s's communicator (both groups of an intercommunicator). */
+int skiff_ctx_agree_all_sched(struct skiff_sched *s, skiff_ctx_done_fn *done, void *arg);
+/* The whole agreement at once: writes it into s (members as above, or NULL for every process of s's
+ * communicator), runs it to completion and frees s (from skiff_sched_new*) whatever happens. The new id
+ * in *ctx; returns an MPI error code. */
+int skiff_ctx_agree_run(struct skiff_sched *s, const int *members, int m, int me, uint32_t *ctx);
 
 #endif

@@ -14,19 +14,6 @@
 
 #define GROUP_TAG_BIT 0x40000000
 
-struct result {
-    uint32_t ctx;
-    int rc;
-};
-
-static void agreed(struct skiff_sched *s, void *arg, uint32_t ctx, int rc)
-{
-    struct result *res = arg;
-    (void)s;
-    res->ctx = ctx;
-    res->rc = rc;
-}
-
 /* The ranks in c of g's processes, in g's order; an error names the first that is not in c. */
 static int members_of(struct skiff_comm *c, struct skiff_group *g, int *members)
 {
@@ -44,18 +31,15 @@ int skiff_comm_group_agree(struct skiff_comm *c, struct skiff_group *g, int tag,
     struct skiff_sched *s = skiff_sched_new_tagged(c, GROUP_TAG_BIT | (tag & (GROUP_TAG_BIT - 1)));
     if (!s)
         return skiff_err(MPI_ERR_NO_MEM, "out of memory agreeing on a communicator of %d processes", g->size);
-    int *members = skiff_sched_scratch(s, sizeof(int) * (size_t)g->size);
-    struct result res = {0, MPI_SUCCESS};
-    int rc = members_of(c, g, members);
-    if (!rc)
-        rc = skiff_ctx_agree_sched(s, members, g->size, g->rank, agreed, &res);
-    if (rc)
+    int *members = skiff_sched_scratch(s, sizeof(int) * (size_t)(g->size ? g->size : 1));
+    int rc = members ? members_of(c, g, members)
+                     : skiff_err(MPI_ERR_NO_MEM, "out of memory agreeing on a communicator of %d processes", g->size);
+    if (rc) {
         skiff_sched_release(s);
-    else
-        rc = skiff_sched_run(s, NULL); /* releases s */
-    free(s);
-    *ctx = res.ctx;
-    return rc ? rc : res.rc;
+        free(s);
+        return rc;
+    }
+    return skiff_ctx_agree_run(s, members, g->size, g->rank, ctx);
 }
 
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)

@@ -33,11 +33,7 @@ static int start(struct skiff_comm *c, struct skiff_comm *n, struct skiff_reques
     struct skiff_sched *s = skiff_sched_new(c);
     if (!s)
         return skiff_err(MPI_ERR_NO_MEM, "out of memory for the duplicate of %s", skiff_comm_label(c));
-    int m = c->remote ? 0 : c->size, *members = skiff_sched_scratch(s, sizeof(int) * (size_t)(m + 1));
-    for (int r = 0; members && r < m; r++)
-        members[r] = r;
-    int rc = members ? skiff_ctx_agree_sched(s, members, m, c->rank, agreed, n)
-                     : skiff_err(MPI_ERR_NO_MEM, "out of memory for the duplicate of %s", skiff_comm_label(c));
+    int rc = skiff_ctx_agree_all_sched(s, agreed, n);
     if (rc) {
         skiff_sched_release(s);
         free(s);

@@ -15,6 +15,8 @@ int skiff_t_ncvars(void);
 int skiff_t_cvar_category(int cvar_index);
 int skiff_t_npvars(void);
 int skiff_t_pvar_category(int pvar_index);
+/* The category of the transport skiff_transport_kinds[kind] (tool_category.c), -1 if it has none. */
+int skiff_t_transport_category(int kind);
 /* The last MPI_T_finalize: every session and performance variable handle still allocated is freed. */
 void skiff_t_pvar_release_all(void);
 

@@ -46,6 +46,14 @@ static void build_cats(void)
 }
 #define NCATS (build_cats(), ncats)
 
+int skiff_t_transport_category(int kind)
+{
+    int cat = NFIXED;
+    for (int k = 0; k < kind; k++)
+        cat += skiff_transport_kinds[k].category != NULL;
+    return skiff_transport_kinds[kind].category ? cat : -1;
+}
+
 enum { CVARS, PVARS };
 
 static int count_in(int cat, int kind)

@@ -98,7 +98,7 @@ static const struct pvar core_pvars[] = {
 #define MAX_PVARS (NCORE + 32)
 
 /* The core's variables, then each transport's counters in the order of the list of transports, each in
- * its transport's category (tool_category.c numbers them the same way). Built once: the set never
+ * its transport's category (skiff_t_transport_category). Built once: the set never
  * changes while the library is loaded. */
 static struct pvar pvars[MAX_PVARS];
 static int npvars;
@@ -109,11 +109,11 @@ static void build_pvars(void)
         return;
     for (int i = 0; i < NCORE; i++)
         pvars[npvars++] = core_pvars[i];
-    for (int k = 0, cat = CAT_COLL + 1; k < skiff_transport_nkinds; k++) {
+    for (int k = 0; k < skiff_transport_nkinds; k++) {
         const struct skiff_transport_counter *c = skiff_transport_kinds[k].counters;
-        for (int i = 0; c && c[i].name && npvars < MAX_PVARS; i++)
+        int cat = skiff_t_transport_category(k);
+        for (int i = 0; c && cat >= 0 && c[i].name && npvars < MAX_PVARS; i++)
             pvars[npvars++] = (struct pvar){c[i].name, c[i].desc, MPI_T_PVAR_CLASS_COUNTER, cat, 0, c[i].read};
-        cat += skiff_transport_kinds[k].category != NULL;
     }
 }
 #define NPVARS (build_pvars(), npvars)

@@ -13,13 +13,12 @@
  *   the same core runs first); sends that wait for room in a full queue (only polling sees room come
  *   back) make it nap, 50 us doubling to 1 ms; otherwise it sleeps on the transports' own wake-up until a
  *   peer's message arrives: shared memory's futex doorbell (the announcement made under the lock, the
- *   sleep without it), or epoll over a network transport's connections and the doorbell's wake socket. So with nothing to do it
- *   costs nothing, and with more ranks than cores it runs only when a message came in.
+ *   sleep without it), or epoll over a network transport's connections, the doorbell's wake socket and
+ *   the transport's own wake descriptor (its wake). So with nothing to do it costs nothing, and with more ranks than cores it runs only when a message came in.
  * - MPI_Finalize (or the exit of a process whose sessions all ended) stops it before anything is torn
  *   down, waking it from whichever sleep it is in. */
 #include "core/async.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -28,7 +27,6 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,7 +51,6 @@ static pthread_t thread;
 static int running;          /* the application's starting and stopping thread alone reads and writes it */
 static atomic_int stop;
 static _Atomic uint32_t kick; /* a futex to sleep on when the process has no transport (one rank) */
-static int wake_fd = -1;     /* an eventfd in the sleeper's epoll set, written to stop the thread */
 
 int skiff_async_running(void)
 {
@@ -101,7 +98,7 @@ static void sleep_on_transports(void)
         }
         return;
     }
-    if (s->sleep_needs_lock || (!s->doze && wake_fd < 0)) { /* nothing could wake it: nap */
+    if (s->sleep_needs_lock || (!s->doze && !s->wake)) { /* nothing could wake it: nap */
         skiff_mt_exit();
         sleep_for(NAP_MAX);
         return;
@@ -113,11 +110,8 @@ static void sleep_on_transports(void)
     skiff_mt_exit();
     if (s->doze) {
         s->doze(token, SLEEP_SECONDS);
-    } else {
-        uint64_t n;
+    } else { /* the transport's wake-up stays rung until its progress, under the lock, takes it */
         s->sleep(skiff.sleep_brief ? MIXED_SLEEP_SECONDS : SLEEP_SECONDS, NULL, NULL);
-        if (read(wake_fd, &n, sizeof n) < 0 && errno != EAGAIN)
-            sleep_for(NAP_MAX); /* cannot happen with an eventfd; never spin on it */
     }
     for (int i = skiff.nbells; i-- > 0;)
         skiff.bells[i]->disarm();
@@ -152,18 +146,6 @@ int skiff_async_start(void)
 {
     if (running || !skiff_cfg.async_progress || !skiff.initialized)
         return MPI_SUCCESS;
-    /* A sleeper with a doze is rung through the transport (wake); one that sleeps in epoll gets an
-     * eventfd to watch. */
-    const struct skiff_transport *s = skiff.sleeper;
-    if (s && !s->doze && s->watch && !s->sleep_needs_lock &&
-        ((wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) < 0 || s->watch(wake_fd) != 0)) {
-        int e = errno;
-        if (wake_fd >= 0)
-            close(wake_fd);
-        wake_fd = -1;
-        return skiff_err(MPI_ERR_OTHER, "SKIFF_ASYNC_PROGRESS=1: no wake-up descriptor for the progress thread: %s",
-                         strerror(e));
-    }
     /* The lock is on for good from here (as under MULTIPLE); the caller's level stays what it asked for. */
     skiff_mt_on = 1;
     skiff_mt_mode = SKIFF_MT_LOCK;
@@ -196,10 +178,7 @@ void skiff_async_after_init(const int *unused)
  * a wake-up rung just before it went to sleep is lost (the sleeps time out, so this is quick anyway). */
 static void wake(void)
 {
-    uint64_t one = 1;
     skiff_mt_wake_all();
-    if (wake_fd >= 0 && write(wake_fd, &one, sizeof one) < 0 && errno != EAGAIN)
-        skiff_error("cannot wake the progress thread: %s", strerror(errno));
     if (skiff.sleeper && skiff.sleeper->wake)
         skiff.sleeper->wake();
     atomic_fetch_add(&kick, 1);
@@ -218,7 +197,4 @@ void skiff_async_stop(void)
         sleep_for(100e-6);
     }
     running = 0;
-    if (wake_fd >= 0)
-        close(wake_fd); /* leaves the epoll set by itself */
-    wake_fd = -1;
 }

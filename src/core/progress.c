@@ -87,7 +87,7 @@ static void maybe_report(struct skiff_waiter *w)
  * datagram socket in the network's epoll that senders poke when they find this rank armed (the same
  * announce / fence / re-check as the futex). Without that socket the sleep can only be brief, so a
  * shared-memory message waits at most that long (MIXED_SLEEP_SECONDS). */
-static void sleep_on_transports(struct skiff_waiter *w)
+static void sleep_on_transports(double seconds, int (*ready)(void *arg), void *arg)
 {
     const struct skiff_transport *s = skiff.sleeper;
     if (!s) { /* no peers: only another thread (a generalized request, say) can end the wait */
@@ -95,16 +95,16 @@ static void sleep_on_transports(struct skiff_waiter *w)
         nanosleep(&ts, NULL);
         return;
     }
-    double t = skiff.sleep_brief ? MIXED_SLEEP_SECONDS : SLEEP_SECONDS;
+    double t = skiff.sleep_brief && seconds > MIXED_SLEEP_SECONDS ? MIXED_SLEEP_SECONDS : seconds;
     if (!skiff.nbells) {
-        s->sleep(t, w->ready, w->arg);
+        s->sleep(t, ready, arg);
         return;
     }
     uint32_t token;
     int k = 0;
     while (k < skiff.nbells && !skiff.bells[k]->arm(&token))
         k++;
-    if (k == skiff.nbells && !(w->ready && w->ready(w->arg)))
+    if (k == skiff.nbells && !(ready && ready(arg)))
         s->sleep(t, NULL, NULL);
     while (k-- > 0)
         skiff.bells[k]->disarm();
@@ -165,18 +165,20 @@ static int spin_contended(void)
  * thread is blocked on it, and otherwise waits exactly as a single thread does (spin, yield, sleep), so
  * a program that asked for MULTIPLE and calls from one thread waits like one that did not.
  *
- * Sleeping: with shared memory alone (a sleeper that another thread can wake), the waiter sleeps on
- * its doorbell still holding the lock, and a thread that then finds the lock taken rings that doorbell (skiff_progress_wake_holder, from the lock's
- * slow path); the sleeper also checks, after arming the doorbell, whether anyone is blocked on the lock,
- * so the ring cannot slip past (the lock's exchange and the doorbell's flag are ordered by seq_cst, as a
- * sender's message and the flag are). With network peers the sleep is in epoll, which nothing in this
- * process can interrupt yet: there a waiter naps without the lock instead (50 us doubling to 1 ms) and
- * polls again. A waiter still wanted by others once its yields are spent naps too, so two idle threads
- * pass the lock back and forth at most about a thousand times a second, never in a busy loop. */
+ * Sleeping: the waiter sleeps in the transports' sleep still holding the lock, as a single thread
+ * does, and a thread that then finds the lock taken wakes it through the sleeper's wake
+ * (skiff_progress_wake_holder, from the lock's slow path: shared memory's doorbell, or the eventfd in
+ * tcp's or ucx's epoll set); the sleeper also checks, after arming, whether anyone is blocked on the
+ * lock, so the wake-up cannot slip past (the lock's exchange and holder_sleeps are ordered by seq_cst,
+ * as a sender's message and the doorbell's flag are). Only a sleeper without a wake, or a brief mixed
+ * sleep (shared memory beside a network without the doorbell's socket), makes the waiter nap without the
+ * lock instead (50 us doubling to 1 ms). A waiter still wanted by others once its yields are spent naps
+ * too, so two idle threads pass the lock back and forth at most about a thousand times a second, never
+ * in a busy loop. */
 #define MT_NAP_FIRST 50e-6
 #define MT_NAP_MAX 1e-3
 
-static atomic_int holder_sleeps; /* a thread sleeps on the doorbell holding the lock */
+static atomic_int holder_sleeps; /* a thread sleeps in the transports' sleep holding the lock */
 
 static void mt_nap(unsigned naps)
 {
@@ -217,9 +219,9 @@ static void hand_over(struct skiff_waiter *w)
 static int mt_sleep(struct skiff_waiter *w)
 {
     const struct skiff_transport *s = skiff.sleeper;
-    if (s && s->wake && !skiff.nbells && !skiff.sleep_brief) {
+    if (s && s->wake && !skiff.sleep_brief) {
         atomic_store(&holder_sleeps, 1);
-        s->sleep(SLEEP_SECONDS, lock_wanted_or_ready, w);
+        sleep_on_transports(SLEEP_SECONDS, lock_wanted_or_ready, w);
         atomic_store(&holder_sleeps, 0);
         return 1;
     }
@@ -269,7 +271,7 @@ void skiff_wait_step(struct skiff_waiter *w)
             w->polls = skiff.spin_limit + YIELDS;
         return;
     }
-    sleep_on_transports(w);
+    sleep_on_transports(SLEEP_SECONDS, w->ready, w->arg);
     w->polls = skiff.spin_limit + YIELDS;
 }
 

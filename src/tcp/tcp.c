@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -26,7 +27,7 @@
 #define READ_AHEAD 65536
 #define MAX_EVENTS 64
 
-struct skiff_tcp skiff_tcp_state = {.epfd = -1, .listen_fd = -1};
+struct skiff_tcp skiff_tcp_state = {.epfd = -1, .listen_fd = -1, .wake_fd = -1};
 #define T (&skiff_tcp_state)
 
 static struct skiff_transport tcp_ops;
@@ -222,6 +223,19 @@ static int fill(struct skiff_rail *r)
     return deliver(r);
 }
 
+/* Marks the wake descriptor in epoll; watched descriptors of other transports carry NULL. */
+static char wake_mark;
+
+/* Progress alone drains the wake descriptor: it runs under the library lock, so a wake rung for the
+ * thread sleeping here cannot be drained by another thread's sleep (the progress thread sleeps without
+ * the lock) before it was seen; a wake rung before the sleep's ready check was also seen by that check. */
+static void drain_wake(void)
+{
+    uint64_t n;
+    if (read(T->wake_fd, &n, sizeof n) < 0 && errno != EAGAIN)
+        skiff_error("tcp: cannot read the wake-up descriptor: %s", strerror(errno));
+}
+
 static int tcp_progress(void)
 {
     struct epoll_event ev[MAX_EVENTS];
@@ -230,6 +244,10 @@ static int tcp_progress(void)
         struct skiff_rail *r = ev[i].data.ptr;
         if (!r) /* a watched descriptor (the shared-memory doorbell): its owner drains it */
             continue;
+        if ((void *)r == &wake_mark) {
+            drain_wake();
+            continue;
+        }
         if (ev[i].events & EPOLLOUT)
             flush(r);
         if (ev[i].events & (EPOLLIN | EPOLLERR | EPOLLHUP))
@@ -245,6 +263,22 @@ static void tcp_sleep(double seconds, int (*ready)(void *arg), void *arg)
     struct epoll_event ev[1];
     /* Level-triggered: whatever this wait sees stays pending for the next progress call. */
     epoll_wait(T->epfd, ev, 1, (int)(seconds * 1000));
+}
+
+/* Ends the sleep of another thread of this process in tcp_sleep (or the next one: the descriptor stays
+ * readable until progress drains it). */
+static void tcp_wake(void)
+{
+    uint64_t one = 1;
+    if (write(T->wake_fd, &one, sizeof one) < 0 && errno != EAGAIN)
+        skiff_error("tcp: cannot ring the wake-up descriptor: %s", strerror(errno));
+}
+
+static int watch_wake(void)
+{
+    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &wake_mark};
+    T->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    return T->wake_fd < 0 ? -1 : epoll_ctl(T->epfd, EPOLL_CTL_ADD, T->wake_fd, &ev);
 }
 
 /* ---- setup and teardown ----------------------------------------------------------------------- */
@@ -351,7 +385,7 @@ const struct skiff_transport *skiff_tcp_init(const unsigned char *uses)
     T->max_plen = skiff_cfg.tcp_eager > skiff_cfg.tcp_piece ? skiff_cfg.tcp_eager : skiff_cfg.tcp_piece;
     T->peer = calloc((size_t)skiff.size, sizeof *T->peer);
     T->epfd = epoll_create1(EPOLL_CLOEXEC);
-    if (!T->peer || T->epfd < 0 || publish())
+    if (!T->peer || T->epfd < 0 || watch_wake() || publish())
         goto fail;
     for (int p = 0; p < skiff.size; p++)
         if (uses[p] && plan_peer(p))
@@ -438,8 +472,10 @@ static void tcp_finalize(void)
         close(T->listen_fd);
     if (T->epfd >= 0)
         close(T->epfd);
+    if (T->wake_fd >= 0)
+        close(T->wake_fd);
     memset(T, 0, sizeof *T);
-    T->epfd = T->listen_fd = -1;
+    T->epfd = T->listen_fd = T->wake_fd = -1;
 }
 
 /* A peer says goodbye on every rail once it has finalized; one rail's goodbye is enough to know. */
@@ -460,4 +496,5 @@ static struct skiff_transport tcp_ops = {
     .same_machine = tcp_same_machine,
     .sleep = tcp_sleep,
     .watch = tcp_watch,
+    .wake = tcp_wake,
 };

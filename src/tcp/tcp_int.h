@@ -32,6 +32,7 @@ struct skiff_tcp_peer {
 struct skiff_tcp {
     int epfd;
     int listen_fd;
+    int wake_fd;     /* an eventfd in epfd: another thread of this process ends a sleep here (tcp_wake) */
     uint16_t port;
     struct skiff_net_card card;
     struct skiff_tcp_peer *peer; /* per job rank; nrails 0 for ranks not reached over tcp */

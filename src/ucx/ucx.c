@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 #include <ucp/api/ucp.h>
@@ -81,6 +82,7 @@ static struct {
     ucp_context_h ctx;
     ucp_worker_h worker;
     int efd, epfd;
+    int wake_fd;                /* an eventfd in epfd: another thread of this process ends a sleep (ucx_wake) */
     ucp_ep_h *ep;               /* per job rank; NULL for ranks not reached over ucx */
     unsigned char *bye;         /* per job rank: its goodbye has arrived */
     const unsigned char *uses;
@@ -91,7 +93,7 @@ static struct {
     unsigned inflight;
     int same_machine;
     int warned;                 /* a message without the secret was logged */
-} U = {.efd = -1, .epfd = -1};
+} U = {.efd = -1, .epfd = -1, .wake_fd = -1};
 
 static struct skiff_transport ucx_ops;
 
@@ -416,17 +418,31 @@ static int ucx_progress(void)
 }
 
 /* Sleeps on the worker's event descriptor (and the watched ones) once ucp_worker_arm says nothing is
- * pending; BUSY means something is, so we return and progress takes it. */
+ * pending; BUSY means something is, so we return and progress takes it. Only a thread holding the
+ * library lock sleeps here (sleep_needs_lock), so draining the wake descriptor cannot take another
+ * sleeper's wake-up: one rung before the drain was for a reason the ready check sees, one rung after
+ * it ends the epoll_wait. */
 static void ucx_sleep(double seconds, int (*ready)(void *arg), void *arg)
 {
+    uint64_t n;
     if (U.qhead && !U.qhead->waiting)
         return;
     if (ucp_worker_arm(U.worker) == UCS_ERR_BUSY)
         return;
+    if (read(U.wake_fd, &n, sizeof n) < 0 && errno != EAGAIN)
+        skiff_error("ucx: cannot read the wake-up descriptor: %s", strerror(errno));
     if (ready && ready(arg))
         return;
     struct epoll_event ev[1];
     epoll_wait(U.epfd, ev, 1, (int)(seconds * 1000));
+}
+
+/* Ends another thread's sleep in ucx_sleep (or the next one). */
+static void ucx_wake(void)
+{
+    uint64_t one = 1;
+    if (write(U.wake_fd, &one, sizeof one) < 0 && errno != EAGAIN)
+        skiff_error("ucx: cannot ring the wake-up descriptor: %s", strerror(errno));
 }
 
 /* ---- setup and teardown ----------------------------------------------------------------------- */
@@ -470,7 +486,8 @@ static int open_worker(void)
         return -1;
     }
     U.epfd = epoll_create1(EPOLL_CLOEXEC);
-    if (U.epfd < 0 || ucx_watch(U.efd) != 0) {
+    U.wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (U.epfd < 0 || U.wake_fd < 0 || ucx_watch(U.efd) != 0 || ucx_watch(U.wake_fd) != 0) {
         skiff_error("ucx: cannot set up the sleep's epoll: %s", strerror(errno));
         return -1;
     }
@@ -654,6 +671,8 @@ static void ucx_finalize(void)
         ucp_cleanup(U.ctx);
     if (U.epfd >= 0)
         close(U.epfd);
+    if (U.wake_fd >= 0)
+        close(U.wake_fd);
     for (int i = 0; i < SPARE_BUFFERS; i++) {
         free(spare.p[i]);
         spare.p[i] = NULL;
@@ -666,7 +685,7 @@ static void ucx_finalize(void)
     free(U.ep);
     free(U.bye);
     memset(&U, 0, sizeof U);
-    U.efd = U.epfd = -1;
+    U.efd = U.epfd = U.wake_fd = -1;
 }
 
 /* A peer says goodbye once it has finalized: it reads nothing more from us. */
@@ -684,6 +703,7 @@ static struct skiff_transport ucx_ops = {
     .same_machine = ucx_same_machine,
     .sleep = ucx_sleep,
     .watch = ucx_watch,
+    .wake = ucx_wake,
     /* Its sleep arms the worker, which another thread's progress must not race (the progress thread
      * naps instead: core/async.c). */
     .sleep_needs_lock = 1,

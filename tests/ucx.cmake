@@ -8,7 +8,9 @@ set(SKIFF_UCX_TWINS
   pingpong pt2pt_order pt2pt_unexpected ssend send_modes nb_many nb_completion probe mprobe persist
   isendrecv sendrecv_ring large large_tiny dt_p2p
   coll_barrier coll_bcast coll_alltoall coll_reduce coll_nb coll_gather_scatter
-  rma_fence rma_lock rma_passive rma_atomic rma_big)
+  rma_fence rma_lock rma_passive rma_atomic rma_big
+  # the progress thread asleep in the worker's descriptor (ucx's arm/doze), woken by UCX's events
+  threads_async_recv threads_async_send threads_async_rma threads_async_ibarrier threads_async_iallreduce)
 # UCX's shared-memory wires (no peer failure reports there): a smaller set.
 set(SKIFF_UCX_SHM_TWINS pingpong pt2pt_order ssend large coll_alltoall rma_passive)
 # shm within a node, ucx between two: the mixed sleep, and endpoints with peer failure reports.

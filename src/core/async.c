@@ -98,7 +98,7 @@ static void sleep_on_transports(void)
         }
         return;
     }
-    if (s->sleep_needs_lock || (!s->doze && !s->wake)) { /* nothing could wake it: nap */
+    if (!s->doze && !s->wake) { /* nothing could wake it: nap */
         skiff_mt_exit();
         sleep_for(NAP_MAX);
         return;

@@ -46,10 +46,9 @@ struct skiff_transport {
     void (*disarm)(void);
     /* Sleep after arm (it also disarms), until a peer or wake rings; needs no library lock. */
     void (*doze)(uint32_t token, double seconds);
-    /* Wake a thread of this process that sleeps in this transport (armed or in sleep). NULL: cannot. */
+    /* Wake a thread of this process that sleeps in this transport (armed or in sleep). NULL: cannot (a
+     * waiter under MULTIPLE then naps instead of sleeping holding the lock). */
     void (*wake)(void);
-    /* 1: sleep may not run in a second thread while another progresses (the progress thread naps). */
-    unsigned char sleep_needs_lock;
 
     size_t max_eager; /* messages up to this many bytes go eagerly */
     size_t max_piece; /* largest payload of one send (pipelined DATA pieces) */

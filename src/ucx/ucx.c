@@ -419,9 +419,9 @@ static int ucx_progress(void)
 
 /* Sleeps on the worker's event descriptor (and the watched ones) once ucp_worker_arm says nothing is
  * pending; BUSY means something is, so we return and progress takes it. Only a thread holding the
- * library lock sleeps here (sleep_needs_lock), so draining the wake descriptor cannot take another
- * sleeper's wake-up: one rung before the drain was for a reason the ready check sees, one rung after
- * it ends the epoll_wait. */
+ * library lock sleeps here (the progress thread dozes instead), so draining the wake descriptor cannot
+ * take another such sleeper's wake-up: one rung before the drain was for a reason the ready check
+ * sees, one rung after it ends the epoll_wait. */
 static void ucx_sleep(double seconds, int (*ready)(void *arg), void *arg)
 {
     uint64_t n;
@@ -437,7 +437,35 @@ static void ucx_sleep(double seconds, int (*ready)(void *arg), void *arg)
     epoll_wait(U.epfd, ev, 1, (int)(seconds * 1000));
 }
 
-/* Ends another thread's sleep in ucx_sleep (or the next one). */
+/* The progress thread's sleep (core/async.c): armed under the library lock, slept without it. Only the
+ * epoll_wait runs unlocked, and it touches nothing of UCX's: an application thread may progress the
+ * worker meanwhile. If that thread takes the event the worker was armed for, the descriptor has been
+ * signalled already (the doze ends early and the next pass re-arms) or the event is handled, which is
+ * all the doze was for. 1: something is pending, do not sleep. */
+static int ucx_arm(uint32_t *token)
+{
+    uint64_t n;
+    *token = 0;
+    if ((U.qhead && !U.qhead->waiting) || ucp_worker_arm(U.worker) == UCS_ERR_BUSY)
+        return 1;
+    if (read(U.wake_fd, &n, sizeof n) < 0 && errno != EAGAIN)
+        skiff_error("ucx: cannot read the wake-up descriptor: %s", strerror(errno));
+    return 0;
+}
+
+/* Nothing to withdraw: UCX's arming lasts until the descriptor is signalled. */
+static void ucx_disarm(void)
+{
+}
+
+static void ucx_doze(uint32_t token, double seconds)
+{
+    (void)token;
+    struct epoll_event ev[1];
+    epoll_wait(U.epfd, ev, 1, (int)(seconds * 1000));
+}
+
+/* Ends another thread's sleep in ucx_sleep or ucx_doze (or the next one). */
 static void ucx_wake(void)
 {
     uint64_t one = 1;
@@ -703,8 +731,8 @@ static struct skiff_transport ucx_ops = {
     .same_machine = ucx_same_machine,
     .sleep = ucx_sleep,
     .watch = ucx_watch,
+    .arm = ucx_arm,
+    .disarm = ucx_disarm,
+    .doze = ucx_doze,
     .wake = ucx_wake,
-    /* Its sleep arms the worker, which another thread's progress must not race (the progress thread
-     * naps instead: core/async.c). */
-    .sleep_needs_lock = 1,
 };

@@ -9,6 +9,14 @@
 
 #include "core/proto.h"
 
+/* Counts a transport's one-sided operations (put, get, flush) in flight for their starter: the transport
+ * adds one when it starts an operation that does not complete at once and takes it back (setting failed
+ * on an error) from its progress when the operation is done. Lives until pending is 0 again. */
+struct skiff_rdma_done {
+    unsigned pending;
+    int failed;
+};
+
 struct skiff_transport {
     const char *name;
     /* Post header + payload to a peer. 0 when the transport has taken it (the payload may be reused),
@@ -49,6 +57,26 @@ struct skiff_transport {
     /* Wake a thread of this process that sleeps in this transport (armed or in sleep). NULL: cannot (a
      * waiter under MULTIPLE then naps instead of sleeping holding the lock). */
     void (*wake)(void);
+
+    /* ---- one-sided (rma/rdma.c): put and get of contiguous bytes straight into a peer's registered
+     * memory, which the core at the peer takes no part in (on a wire without RDMA the transport may need
+     * the peer's progress, never its core). All NULL: windows reach this transport's peers by messages
+     * the target applies. None of these waits: the caller progresses until done->pending is 0. ---- */
+    /* Registers len (> 0) bytes at base for peers' put and get: *mem, and its remote key packed in
+     * *keylen bytes at *key (the registration's, valid until it is deregistered). 0, or -1 after logging. */
+    int (*mem_register)(void *base, size_t len, void **mem, const void **key, size_t *keylen);
+    void (*mem_deregister)(void *mem);
+    /* Opens a peer's packed key for put and get into its registration: 0 (*rkey set) or -1. */
+    int (*rkey_open)(int peer, const void *key, size_t keylen, void **rkey);
+    void (*rkey_close)(void *rkey);
+    /* Starts moving len bytes from src to raddr in the peer's memory (put), or from raddr to dst (get).
+     * With done, done->pending counts it until src may be reused (put) or dst holds the data (get); with
+     * NULL, only a flush says so. 0, or -1 after logging (the operation was not started). */
+    int (*put)(int peer, const void *src, size_t len, uint64_t raddr, void *rkey, struct skiff_rdma_done *done);
+    int (*get)(int peer, void *dst, size_t len, uint64_t raddr, void *rkey, struct skiff_rdma_done *done);
+    /* Starts a flush: once done->pending is back to 0, every put and get started before it to peer (-1:
+     * to every peer) is complete at the target, and every get's data is here. 0 or -1. */
+    int (*flush)(int peer, struct skiff_rdma_done *done);
 
     size_t max_eager; /* messages up to this many bytes go eagerly */
     size_t max_piece; /* largest payload of one send (pipelined DATA pieces) */

@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "core/pt2pt.h"
 #include "ucx/card.h"
+#include "ucx/rma.h"
 #include "util/config.h"
 #include "util/host.h"
 #include "util/log.h"
@@ -497,7 +498,8 @@ static int open_worker(void)
 {
     ucp_config_t *cfg;
     ucp_params_t p = {.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED,
-                      .features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP, .mt_workers_shared = 0};
+                      .features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP | skiff_ucx_rma_features(),
+                      .mt_workers_shared = 0};
     ucs_status_t st = ucp_config_read(NULL, NULL, &cfg);
     if (st == UCS_OK) {
         st = ucp_init(&p, cfg, &U.ctx);
@@ -648,6 +650,7 @@ const struct skiff_transport *skiff_ucx_init(const unsigned char *uses)
         goto fail;
     ucx_ops.max_eager = skiff_cfg.ucx_eager;
     ucx_ops.max_piece = skiff_cfg.ucx_piece;
+    skiff_ucx_rma_offer(&ucx_ops, U.ctx, U.worker, U.ep);
     return &ucx_ops;
 fail:
     ucx_finalize();

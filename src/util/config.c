@@ -52,6 +52,8 @@ const struct skiff_config_row skiff_config_table[] = {
      "largest message (bytes) sent eagerly over ucx; larger ones go after a handshake in pieces that UCX moves with its own rendezvous"},
     {"SKIFF_UCX_PIECE", SKIFF_CFG_SIZE, "4194304", 4096, 1 << 30, AT(ucx_piece),
      "bytes of one piece of a large message over ucx"},
+    {"SKIFF_UCX_RDMA", SKIFF_CFG_INT, "1", 0, 1, AT(ucx_rdma),
+     "1: put and get of windows made with memory (MPI_Win_create, MPI_Win_allocate) to ranks reached over ucx go by UCX's RMA, without the target's library; 0: as messages the target applies"},
     {"SKIFF_UCX_FABRIC", SKIFF_CFG_STRING, "probe", 0, 0, AT(ucx_fabric),
      "how SKIFF_TRANSPORTS=auto learns what UCX offers between nodes: probe (ask UCX only when /sys/class/infiniband lists a device), ask (always ask UCX), or a list of UCX transport names that stands in for UCX's answer (tests: rc_mlx5 chooses ucx, tcp chooses tcp)"},
     {"SKIFF_PROFILE", SKIFF_CFG_INT, "0", 0, 1, AT(profile),

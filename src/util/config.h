@@ -23,6 +23,7 @@ struct skiff_config {
     size_t tcp_piece;           /* SKIFF_TCP_PIECE: bytes of one striped piece of a large message */
     size_t ucx_eager;           /* SKIFF_UCX_EAGER: largest message sent eagerly over ucx */
     size_t ucx_piece;           /* SKIFF_UCX_PIECE: bytes of one piece of a large message over ucx */
+    int ucx_rdma;               /* SKIFF_UCX_RDMA: 1 moves windows' put and get with UCX's RMA, 0 as messages */
     const char *ucx_fabric;     /* SKIFF_UCX_FABRIC: how auto asks UCX (NULL: probe; "ask"; else UCX's answer, for tests) */
     size_t tcp_sockbuf;         /* SKIFF_TCP_SOCKBUF: socket buffer bytes (0: kernel autotuning) */
     int profile;                /* SKIFF_PROFILE: 1 records every MPI call and writes a report at MPI_Finalize */

@@ -20,6 +20,7 @@ struct skiff_stats {
     unsigned long long coll_node_barriers;  /* barriers of the whole job on one node: a shared counter */
     unsigned long long coll_shm_allreduces; /* allreduces through shared slots, no messages */
     unsigned long long coll_hier;           /* node-aware collectives (inside nodes, then between leaders) */
+    unsigned long long rma_rdma;            /* transfers of windows' put and get by a transport's RDMA */
 };
 
 extern struct skiff_stats skiff_stats;

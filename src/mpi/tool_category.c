@@ -22,6 +22,7 @@ static const struct category cats[] = {
     {"skiff_matching", "the unexpected-message queue"},
     {"skiff_runtime", "the state of the library: the thread support level in force"},
     {"skiff_collectives", "which way collectives ran: message schedules, shared-memory shortcuts, node-aware"},
+    {"skiff_onesided", "which way one-sided operations went: by a transport's RDMA"},
 };
 #define NFIXED ((int)(sizeof cats / sizeof cats[0]))
 #define MAX_CATS (NFIXED + 8)

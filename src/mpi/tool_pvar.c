@@ -20,7 +20,7 @@
 #define SESSION_MAGIC 0x70736573u /* "pses" */
 #define PVAR_MAGIC 0x70766172u    /* "pvar" */
 
-enum { CAT_PT2PT = 2, CAT_MATCHING = 3, CAT_RUNTIME = 4, CAT_COLL = 5 }; /* tool_category.c */
+enum { CAT_PT2PT = 2, CAT_MATCHING = 3, CAT_RUNTIME = 4, CAT_COLL = 5, CAT_RMA = 6 }; /* tool_category.c */
 
 struct pvar {
     const char *name, *desc;
@@ -48,6 +48,7 @@ COUNTER(coll_scheds)
 COUNTER(coll_node_barriers)
 COUNTER(coll_shm_allreduces)
 COUNTER(coll_hier)
+COUNTER(rma_rdma)
 
 static unsigned long long now_unexp_queued(void)
 {
@@ -93,6 +94,8 @@ static const struct pvar core_pvars[] = {
      MPI_T_PVAR_CLASS_COUNTER, CAT_COLL, 0, now_coll_shm_allreduces},
     {"skiff_coll_hier", "node-aware barriers, broadcasts and allreduces (communicators spanning nodes)",
      MPI_T_PVAR_CLASS_COUNTER, CAT_COLL, 0, now_coll_hier},
+    {"skiff_rma_rdma", "transfers of put and get that went by a transport's RDMA (ucx), one per contiguous run of the target type, without the target's library",
+     MPI_T_PVAR_CLASS_COUNTER, CAT_RMA, 0, now_rma_rdma},
 };
 #define NCORE ((int)(sizeof core_pvars / sizeof core_pvars[0]))
 #define MAX_PVARS (NCORE + 32)

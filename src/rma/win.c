@@ -33,6 +33,7 @@
 #include "core/request.h"
 #include "rma/atomic.h"
 #include "rma/cma.h"
+#include "rma/rdma.h"
 #include "rma/seg_barrier.h"
 #include "boot/boot.h"
 #include "util/arch.h"
@@ -106,7 +107,9 @@ int skiff_rma_path(const struct skiff_win *w, int target)
 {
     if (w->direct)
         return SKIFF_RMA_PATH_DIRECT;
-    return w->cma && w->cma[target] ? SKIFF_RMA_PATH_CMA : SKIFF_RMA_PATH_MESSAGE;
+    if (w->cma && w->cma[target])
+        return SKIFF_RMA_PATH_CMA;
+    return w->rdma && w->rdma->rkey[target] ? SKIFF_RMA_PATH_RDMA : SKIFF_RMA_PATH_MESSAGE;
 }
 
 /* The direct path's accumulate lock: the first word of the segment (zero, free, when it is made). A
@@ -483,6 +486,8 @@ static int serve(struct skiff_win *w)
         n += reap(w, &w->out, 1);
     if (w->replies)
         n += reap(w, &w->replies, 0);
+    if (w->rdma && w->rdma->reqs)
+        n += skiff_rma_rdma_reap(w);
     return n;
 }
 
@@ -718,6 +723,24 @@ static int by_cma(struct skiff_win *w, const struct skiff_rma_op *op, int *done)
                      op->kind == SKIFF_RMA_PUT ? "to" : "from", t, strerror(-rc));
 }
 
+static int send_op(struct skiff_win *w, const struct skiff_rma_op *op);
+static void wait_outs(struct skiff_win *w, int target);
+
+/* A put or get by the transport's RDMA; the rest as messages. A lock asked for on the message channel
+ * is granted by the target in its own time: an RDMA transfer, which the target's library never sees,
+ * must not reach its memory before the grant does (the lock's holder may still be at work there), so
+ * the first one of a lock epoch waits for the grant (MPICH does the same). */
+static int by_rdma(struct skiff_win *w, const struct skiff_rma_op *op)
+{
+    int t = op->target, done = 0;
+    if ((op->kind == SKIFF_RMA_PUT || op->kind == SKIFF_RMA_GET) && w->rdma->await[t]) {
+        wait_outs(w, t);
+        w->rdma->await[t] = 0;
+    }
+    int rc = skiff_rma_rdma_issue(w, op, &done);
+    return rc || done ? rc : send_op(w, op);
+}
+
 int skiff_rma_issue(struct skiff_win *w, const struct skiff_rma_op *op)
 {
     int path = skiff_rma_path(w, op->target), done = 0;
@@ -727,12 +750,20 @@ int skiff_rma_issue(struct skiff_win *w, const struct skiff_rma_op *op)
         int rc = by_cma(w, op, &done);
         if (rc)
             return rc;
+    } else if (path == SKIFF_RMA_PATH_RDMA) {
+        return by_rdma(w, op);
     }
     if (done) {
         if (op->user)
             skiff_req_complete(op->user);
         return MPI_SUCCESS;
     }
+    return send_op(w, op);
+}
+
+/* op as a message the target applies (or, on a direct window, built as one and applied here). */
+static int send_op(struct skiff_win *w, const struct skiff_rma_op *op)
+{
     const struct skiff_type *tt = op->tt;
     size_t tbytes = op->tcount * tt->size, data = 0;
     if (op->kind == SKIFF_RMA_PUT || op->kind == SKIFF_RMA_ACC ||
@@ -839,6 +870,8 @@ int skiff_rma_fence(struct skiff_win *w, int assert)
         return MPI_SUCCESS;
     }
     atomic_thread_fence(memory_order_seq_cst); /* direct stores before the others may read them */
+    if (w->rdma && (rc = skiff_rma_rdma_flush(w, -1))) /* in the targets' memory before their barrier */
+        return rc;
     /* MPI_MODE_NOPRECEDE (given by all or none) says no operation was issued. */
     if (!w->direct && !(assert & MPI_MODE_NOPRECEDE) && (rc = fence_drain(w)))
         return rc;
@@ -866,6 +899,8 @@ int skiff_rma_lock(struct skiff_win *w, int type, int target, int nocheck)
      * own writes into a single-copy target: there the grant is awaited (the target's next MPI call). */
     if (target == w->rank || (!nocheck && skiff_rma_path(w, target) == SKIFF_RMA_PATH_CMA))
         wait_outs(w, target);
+    else if (!nocheck && skiff_rma_path(w, target) == SKIFF_RMA_PATH_RDMA)
+        w->rdma->await[target] = 1; /* awaited by the first RDMA transfer, if any: by_rdma */
     atomic_thread_fence(memory_order_seq_cst);
     return MPI_SUCCESS;
 }
@@ -881,6 +916,11 @@ int skiff_rma_unlock(struct skiff_win *w, int target)
     }
     /* A lock taken with MPI_MODE_NOCHECK holds nothing at the target: its unlock is a flush. */
     int nocheck = w->locks[target] & SKIFF_LOCK_NOCHECK, rc = MPI_SUCCESS;
+    if (w->rdma) { /* the transfers are complete in the target's memory before it hears of the unlock */
+        w->rdma->await[target] = 0;
+        if ((rc = skiff_rma_rdma_flush(w, target)))
+            return rc;
+    }
     if (!nocheck || w->blind[target])
         rc = control(w, nocheck ? SKIFF_RMA_FLUSH : SKIFF_RMA_UNLOCK, 0, target);
     if (rc)
@@ -902,6 +942,8 @@ int skiff_rma_flush(struct skiff_win *w, int target)
         return MPI_SUCCESS;
     }
     atomic_thread_fence(memory_order_seq_cst);
+    if (w->rdma && (rc = skiff_rma_rdma_flush(w, target)))
+        return rc;
     for (int t = target < 0 ? 0 : target; !rc && t < (target < 0 ? w->size : target + 1); t++) {
         if (!w->locks[t] && target < 0)
             continue;
@@ -951,6 +993,8 @@ int skiff_rma_complete(struct skiff_win *w)
 {
     int rc = MPI_SUCCESS;
     atomic_thread_fence(memory_order_seq_cst);
+    if (w->rdma) /* the transfers are in the targets' memory before the targets hear of the completion */
+        rc = skiff_rma_rdma_flush(w, -1);
     for (int i = 0; !rc && i < w->naccess; i++)
         rc = control(w, SKIFF_RMA_COMPLETE, 0, w->access[i]);
     wait_outs(w, -1); /* gets have their data, sends have left */
@@ -1031,6 +1075,7 @@ static void free_parts(struct skiff_win *w)
     free(w->cma);
     free(w->rbase);
     free(w->pids);
+    skiff_rma_rdma_free(w);
     if (w->info)
         skiff_info_free(w->info);
 }
@@ -1233,6 +1278,11 @@ int skiff_win_make(struct skiff_comm *c, int flavor, void *base, MPI_Aint bytes,
         rc = map_shared(w);
     }
     w->direct = !rc && w->seg != NULL;
+    /* Windows with their memory known now and not one shared segment: RDMA where a transport offers it
+     * (the same answer on every process: the job's transports decide). */
+    if (!rc && !w->direct && (flavor == MPI_WIN_FLAVOR_CREATE || flavor == MPI_WIN_FLAVOR_ALLOCATE) &&
+        skiff_rma_rdma_offered())
+        rc = skiff_rma_rdma_setup(w);
     if (rc) {
         skiff_comm_free(w->comm);
         release(w);
@@ -1254,8 +1304,15 @@ int skiff_win_free(struct skiff_win *w)
     /* The standard asks every epoch to be closed: what this process still waits for is finished, then
      * everyone's replies are out before the private communicator goes. */
     wait_outs(w, -1);
-    int rc = skiff_coll_barrier(w->comm, NULL);
     struct skiff_waiter wt = SKIFF_WAITER_INIT;
+    int rc = w->rdma ? skiff_rma_rdma_flush(w, -1) : MPI_SUCCESS;
+    while (w->rdma && w->rdma->reqs) /* Rput and Rget the program never waited for */
+        if (!skiff_rma_rdma_reap(w))
+            skiff_wait_step(&wt);
+    /* After the barrier nobody's transfers reach this process's memory: free_parts deregisters it. */
+    int rc3 = skiff_coll_barrier(w->comm, NULL);
+    if (!rc)
+        rc = rc3;
     while (w->replies) /* operations that arrive after the last synchronization are erroneous: dropped below */
         skiff_wait_step(&wt);
     int rc2 = skiff_win_attr_delete_all(&w->attrs, w->handle);

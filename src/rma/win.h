@@ -1,7 +1,8 @@
 /* One-sided communication: windows and the engine that moves their operations (docs/design.md,
  * "One-sided"). skiff_rma_path chooses per target: the origin applies operations itself on a window that
  * is one shared segment (copies, CPU atomics: rma/atomic.c), moves put and get by single copy into
- * Win_create memory on its node (rma/cma.c), or sends them as messages on the window's private
+ * Win_create memory on its node (rma/cma.c), moves put and get with the RDMA of the transport that
+ * reaches the target (rma/rdma.c), or sends them as messages on the window's private
  * communicator that the target applies in its progress engine. */
 #ifndef SKIFF_RMA_WIN_H
 #define SKIFF_RMA_WIN_H
@@ -55,6 +56,9 @@ struct skiff_win {
     unsigned char *cma;
     uint64_t *rbase;
     int *pids;
+    /* Win_create, and Win_allocate across nodes, when a transport offers RDMA (rma/rdma.h): this
+     * process's registration and the targets' keys; NULL otherwise. */
+    struct skiff_rma_rdma *rdma;
     MPI_Errhandler errhandler; /* MPI_ERRORS_ARE_FATAL unless set */
     char name[MPI_MAX_OBJECT_NAME];
     struct skiff_attrs attrs;
@@ -239,7 +243,7 @@ int skiff_rma_complete(struct skiff_win *w);
 int skiff_rma_wait(struct skiff_win *w, int block);
 
 /* How an operation reaches a target: the one place per-transport capabilities will decide. */
-enum skiff_rma_path_kind { SKIFF_RMA_PATH_MESSAGE = 0, SKIFF_RMA_PATH_DIRECT, SKIFF_RMA_PATH_CMA };
+enum skiff_rma_path_kind { SKIFF_RMA_PATH_MESSAGE = 0, SKIFF_RMA_PATH_DIRECT, SKIFF_RMA_PATH_CMA, SKIFF_RMA_PATH_RDMA };
 int skiff_rma_path(const struct skiff_win *w, int target);
 
 /* MPI_Finalize: windows the program never freed are forgotten (their memory released). */

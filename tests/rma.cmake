@@ -58,3 +58,8 @@ skiff_mpi_test(rma_random_create_nocma rma_random.c        "3"                 A
 skiff_mpi_test(rma_big              rma_big.c              "1;2;3")
 skiff_mpi_test(rma_big_create       rma_big.c              "2;3"               ARGS create)
 skiff_mpi_test(rma_big_msgpath      rma_big.c              "2;3"               ENV SKIFF_NODE_SIZE=1)
+# Put and get by a transport's RDMA (rma/rdma.c): here, where no transport offers it (shm, tcp, and ucx
+# within one node, where windows are shared segments or single copies), the data is checked and none of
+# the transfers may be counted as RDMA; tests/ucx.cmake runs it where they all must be.
+skiff_mpi_test(rma_rdma             rma_rdma.c             "2;4"               ARGS messages)
+skiff_ucx_rma_tests()

@@ -8,7 +8,7 @@ set(SKIFF_UCX_TWINS
   pingpong pt2pt_order pt2pt_unexpected ssend send_modes nb_many nb_completion probe mprobe persist
   isendrecv sendrecv_ring large large_tiny dt_p2p
   coll_barrier coll_bcast coll_alltoall coll_reduce coll_nb coll_gather_scatter
-  rma_fence rma_lock rma_passive rma_atomic rma_big
+  rma_fence rma_lock rma_passive rma_atomic rma_big rma_rdma
   # the progress thread asleep in the worker's descriptor (ucx's arm/doze), woken by UCX's events
   threads_async_recv threads_async_send threads_async_rma threads_async_ibarrier threads_async_iallreduce)
 # UCX's shared-memory wires (no peer failure reports there): a smaller set.
@@ -108,4 +108,45 @@ function(skiff_ucx_module_tests)
       set_tests_properties(ucx_in_place_${kind}_np2 PROPERTIES ENVIRONMENT "SKIFF_TRANSPORTS=ucx;${v}")
     endif()
   endforeach()
+endfunction()
+
+# One-sided by UCX's RMA (src/rma/rdma.c, src/ucx/rma.c): every one-sided program again with each rank a
+# node of its own (SKIFF_NODE_SIZE=1), so that Win_create and Win_allocate windows are registered with
+# UCX and put and get go by its RMA (accumulates and synchronization stay messages), every pair on ucx over
+# UCX's tcp wire (<name>_ucxrdma_np3); and between two made-up hosts of this machine, shm within them
+# (single copy or messages) and ucx RMA between (<name>_ucxrdmanodes_np4). rma_rdma also counts the
+# transfers (MPI_T skiff_rma_rdma): all of them by RMA, and none with SKIFF_UCX_RDMA=0.
+function(skiff_ucx_rma_tests)
+  if(NOT SKIFF_HAVE_UCX)
+    return()
+  endif()
+  set(hosts2 ${CMAKE_BINARY_DIR}/bin/mpiexec --hosts ucxa:1,ucxb:1 --launcher local)
+  foreach(run rma_fence rma_fence_many rma_acc rma_win rma_lock rma_lock_create:create rma_random
+              rma_random_create:1:create rma_req rma_req_create:create rma_pscw rma_pscw_create:create rma_dynamic
+              rma_passive rma_atomic rma_big rma_big_create:create rma_rdma:rdma)
+    string(REPLACE ":" ";" parts ${run})
+    list(POP_FRONT parts name)
+    string(REGEX REPLACE "_create$" "" prog ${name})
+    set(env "SKIFF_TRANSPORTS=ucx;UCX_TLS=tcp;SKIFF_NODE_SIZE=1")
+    add_test(NAME ${name}_ucxrdma_np3
+      COMMAND ${SKIFF_MPIEXEC} -n 3 --timeout 60 $<TARGET_FILE:mpitest_${prog}> ${parts})
+    list(REMOVE_ITEM parts rdma) # two ranks a host: half the neighbours are on the same one
+    add_test(NAME ${name}_ucxrdmanodes_np4
+      COMMAND ${SKIFF_UCX_2HOSTS} -n 4 --timeout 60 $<TARGET_FILE:mpitest_${prog}> ${parts})
+    set_tests_properties(${name}_ucxrdma_np3 PROPERTIES PROCESSORS 3 ENVIRONMENT "${env}")
+    set_tests_properties(${name}_ucxrdmanodes_np4 PROPERTIES PROCESSORS 4
+      ENVIRONMENT "SKIFF_TRANSPORTS=shm,ucx;UCX_TLS=tcp")
+    set_tests_properties(${name}_ucxrdma_np3 ${name}_ucxrdmanodes_np4 PROPERTIES TIMEOUT 90 LABELS "mpi;ucx;rma"
+      FAIL_REGULAR_EXPRESSION "FAIL \\[rank|UCX  ERROR")
+  endforeach()
+  # rma_rdma's neighbours all on the other host (one rank each), so every transfer is counted; and the
+  # same with SKIFF_UCX_RDMA=0, where none is.
+  add_test(NAME rma_rdma_ucxhosts_np2 COMMAND ${hosts2} -n 2 --timeout 60 $<TARGET_FILE:mpitest_rma_rdma> rdma)
+  add_test(NAME rma_rdma_ucxoff_np3
+    COMMAND ${SKIFF_MPIEXEC} -n 3 --timeout 60 $<TARGET_FILE:mpitest_rma_rdma> messages)
+  set_tests_properties(rma_rdma_ucxhosts_np2 PROPERTIES PROCESSORS 2 ENVIRONMENT "SKIFF_TRANSPORTS=shm,ucx;UCX_TLS=tcp")
+  set_tests_properties(rma_rdma_ucxoff_np3 PROPERTIES PROCESSORS 3
+    ENVIRONMENT "SKIFF_TRANSPORTS=ucx;UCX_TLS=tcp;SKIFF_NODE_SIZE=1;SKIFF_UCX_RDMA=0")
+  set_tests_properties(rma_rdma_ucxhosts_np2 rma_rdma_ucxoff_np3 PROPERTIES TIMEOUT 90 LABELS "mpi;ucx;rma"
+    FAIL_REGULAR_EXPRESSION "FAIL \\[rank|UCX  ERROR" PASS_REGULAR_EXPRESSION "OK rma_rdma")
 endfunction()

@@ -172,8 +172,10 @@ int skiff_rma_rdma_issue(struct skiff_win *w, const struct skiff_rma_op *op, int
     if (op->user && !(q = calloc(1, sizeof *q)))
         return skiff_err(MPI_ERR_NO_MEM, "out of memory for a request-based one-sided operation");
     unsigned nops = 0;
-    int rc = start_blocks(w, op, q ? &q->d : NULL, &nops);
-    r->dirty[op->target] = 1;
+    int get = op->kind == SKIFF_RMA_GET;
+    int rc = start_blocks(w, op, q ? &q->d : get ? &r->gets : NULL, &nops);
+    if (!get || q) /* a get's own completion is all a flush needs of it: r->gets */
+        r->dirty[op->target] = 1;
     skiff_stats.rma_rdma += nops;
     *done = 1;
     if (q) {
@@ -219,19 +221,21 @@ static int flush_one(struct skiff_win *w, const struct skiff_transport *tp, int 
                      target < 0 ? "every rank; rank " : "rank ", target < 0 ? w->rank : target);
 }
 
-int skiff_rma_rdma_flush(struct skiff_win *w, int target)
+/* Puts (and request-based transfers) need the transport's flush to be complete at the target; a plain
+ * get is complete, at both ends, when its own completion is counted in r->gets, so targets that only
+ * had gets are not flushed: a get + flush is one round trip, not two. */
+int skiff_rma_rdma_flush_start(struct skiff_win *w, int target, struct skiff_rdma_done *d)
 {
     struct skiff_rma_rdma *r = w->rdma;
-    struct skiff_rdma_done d = {0, 0};
     int rc = MPI_SUCCESS, ndirty = 0, last = -1;
-    for (int t = target < 0 ? 0 : target; t < (target < 0 ? w->size : target + 1); t++)
+    int lo = target < 0 ? 0 : target, hi = target < 0 ? w->size : target + 1;
+    *d = (struct skiff_rdma_done){0, 0};
+    for (int t = lo; t < hi; t++)
         if (r->dirty[t])
             ndirty++, last = t;
-    if (!ndirty)
-        return MPI_SUCCESS;
     if (ndirty == 1) {
-        rc = flush_one(w, transport_of(r, last), last, &d);
-    } else { /* one flush of all its peers per transport (there is one that offers RDMA, today) */
+        rc = flush_one(w, transport_of(r, last), last, d);
+    } else if (ndirty) { /* one flush of all its peers per transport (there is one that offers RDMA, today) */
         const struct skiff_transport *done[SKIFF_MAX_ACTIVE];
         int nd = 0;
         for (int t = 0; !rc && t < w->size; t++) {
@@ -242,18 +246,32 @@ int skiff_rma_rdma_flush(struct skiff_win *w, int target)
             if (!r->dirty[t] || seen || nd == SKIFF_MAX_ACTIVE)
                 continue;
             done[nd++] = tp;
-            rc = flush_one(w, tp, -1, &d);
+            rc = flush_one(w, tp, -1, d);
         }
     }
-    struct skiff_waiter wt = SKIFF_WAITER_INIT;
-    while (d.pending)
-        skiff_wait_step(&wt);
-    for (int t = target < 0 ? 0 : target; t < (target < 0 ? w->size : target + 1); t++)
+    for (int t = lo; t < hi; t++)
         r->dirty[t] = 0;
-    if (!rc && d.failed)
+    return rc;
+}
+
+int skiff_rma_rdma_flush_wait(struct skiff_win *w, int target, struct skiff_rdma_done *d, int rc)
+{
+    struct skiff_rma_rdma *r = w->rdma;
+    struct skiff_waiter wt = SKIFF_WAITER_INIT;
+    while (d->pending || r->gets.pending)
+        skiff_wait_step(&wt);
+    if (!rc && (d->failed || r->gets.failed))
         rc = skiff_err(MPI_ERR_OTHER, "the one-sided transfers to %s%d did not complete",
                        target < 0 ? "every target of rank " : "rank ", target < 0 ? w->rank : target);
+    r->gets.failed = 0;
     return rc;
+}
+
+int skiff_rma_rdma_flush(struct skiff_win *w, int target)
+{
+    struct skiff_rdma_done d;
+    int rc = skiff_rma_rdma_flush_start(w, target, &d);
+    return skiff_rma_rdma_flush_wait(w, target, &d, rc);
 }
 
 void skiff_rma_rdma_free(struct skiff_win *w)
@@ -272,11 +290,13 @@ void skiff_rma_rdma_free(struct skiff_win *w)
         if (!q->d.pending)
             free(q);
     }
+    w->rdma = NULL;
+    if (r->gets.pending) /* a window never freed, with gets in flight: their counter stays */
+        return;
     free(r->rkey);
     free(r->raddr);
     free(r->world);
     free(r->dirty);
     free(r->await);
     free(r);
-    w->rdma = NULL;
 }

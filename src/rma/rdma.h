@@ -20,7 +20,8 @@ struct skiff_rma_rdma {
     void **rkey;                        /* per window rank: its opened key; NULL: that target takes messages */
     uint64_t *raddr;                    /* per window rank: the address of its displacement 0 */
     int *world;                         /* per window rank: its job rank */
-    unsigned char *dirty;               /* per window rank: an operation started since its last flush */
+    unsigned char *dirty;               /* per window rank: a put (or an Rput, Rget) since its last flush */
+    struct skiff_rdma_done gets;        /* plain gets in flight, to any target */
     unsigned char *await;               /* per window rank: a lock asked for and not yet seen granted */
     struct skiff_rma_rreq *reqs;        /* Rput and Rget in flight */
 };
@@ -36,6 +37,10 @@ int skiff_rma_rdma_offered(void);
 int skiff_rma_rdma_issue(struct skiff_win *w, const struct skiff_rma_op *op, int *done);
 /* Waits until every put and get started to target (-1: to every target) is complete there. */
 int skiff_rma_rdma_flush(struct skiff_win *w, int target);
+/* The same in two halves, so a fence can exchange its counts meanwhile: start (d is the flush's own
+ * counter, filled here), then wait (rc: start's answer, returned unless the wait adds an error). */
+int skiff_rma_rdma_flush_start(struct skiff_win *w, int target, struct skiff_rdma_done *d);
+int skiff_rma_rdma_flush_wait(struct skiff_win *w, int target, struct skiff_rdma_done *d, int rc);
 /* Completes the Rput and Rget whose transfers are done; returns how many (the progress hook). */
 int skiff_rma_rdma_reap(struct skiff_win *w);
 /* Closes the keys and deregisters (Win_free, after every process's last flush; finalize: forgets). */

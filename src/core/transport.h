@@ -62,9 +62,11 @@ struct skiff_transport {
      * memory, which the core at the peer takes no part in (on a wire without RDMA the transport may need
      * the peer's progress, never its core). All NULL: windows reach this transport's peers by messages
      * the target applies. None of these waits: the caller progresses until done->pending is 0. ---- */
-    /* Registers len (> 0) bytes at base for peers' put and get: *mem, and its remote key packed in
-     * *keylen bytes at *key (the registration's, valid until it is deregistered). 0, or -1 after logging. */
-    int (*mem_register)(void *base, size_t len, void **mem, const void **key, size_t *keylen);
+    /* Registers len (> 0) bytes at *base for peers' put and get: *mem, and its remote key packed in
+     * *keylen bytes at *key (the registration's, valid until it is deregistered). With *base NULL the
+     * transport allocates the memory itself, where its wires reach it best (memory peers of this machine
+     * can map), and sets *base; mem_deregister frees it. 0, or -1 after logging. */
+    int (*mem_register)(void **base, size_t len, void **mem, const void **key, size_t *keylen);
     void (*mem_deregister)(void *mem);
     /* Opens a peer's packed key for put and get into its registration: 0 (*rkey set) or -1. */
     int (*rkey_open)(int peer, const void *key, size_t keylen, void **rkey);

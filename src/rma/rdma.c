@@ -80,10 +80,19 @@ int skiff_rma_rdma_setup(struct skiff_win *w)
     const void *key = NULL;
     size_t keylen = 0;
     w->rdma = r;
-    if (ok && w->bytes > 0 && tr && tr->mem_register(w->base, (size_t)w->bytes, &r->mem, &key, &keylen) == 0)
+    /* Win_allocate: memory the transport allocates, which its wires may reach better (UCX's shared
+     * memory segments, mapped by peers of this machine), in place of the window's own. */
+    void *base = w->flavor == MPI_WIN_FLAVOR_ALLOCATE && w->owned ? NULL : w->base;
+    if (ok && w->bytes > 0 && tr && tr->mem_register(&base, (size_t)w->bytes, &r->mem, &key, &keylen) == 0) {
         r->mine = tr;
-    else
+        if (base != w->base) {
+            free(w->owned);
+            w->owned = NULL;
+            w->base = base;
+        }
+    } else {
         keylen = 0; /* no memory, or the transport refused (logged): origins send messages here */
+    }
     /* Every process joins both exchanges, even one that failed, so that none waits forever. */
     uint64_t mine[3] = {keylen, (uint64_t)(uintptr_t)w->base, !ok}, *all = malloc(sizeof mine * n);
     size_t *counts = calloc(n, sizeof *counts), *displs = calloc(n, sizeof *displs);

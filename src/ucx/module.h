@@ -19,7 +19,7 @@
 #include "util/config.h"
 
 /* Raised whenever either table changes: a module of another build is refused, not misused. */
-#define SKIFF_UCX_MODULE_ABI 5
+#define SKIFF_UCX_MODULE_ABI 6
 #define SKIFF_UCX_MODULE_FILE "libskiff_ucx.so"
 #define SKIFF_UCX_MODULE_ENTRY "skiff_ucx_module"
 

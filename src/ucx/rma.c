@@ -28,18 +28,27 @@ uint64_t skiff_ucx_rma_features(void)
     return skiff_cfg.ucx_rdma ? UCP_FEATURE_RMA : 0;
 }
 
-static int mem_register(void *base, size_t len, void **mem, const void **key, size_t *keylen)
+/* Memory UCP allocates (UCP_MEM_MAP_ALLOCATE) comes from its shared-memory transports' segments where
+ * they are on (sysv, posix), which a peer of this machine maps from the key: put and get there are plain
+ * copies by the origin, no longer emulated with messages the target's worker answers. */
+static int mem_register(void **base, size_t len, void **mem, const void **key, size_t *keylen)
 {
     struct reg *r = calloc(1, sizeof *r);
-    ucp_mem_map_params_t mp = {.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH,
-                               .address = base, .length = len};
+    ucp_mem_map_params_t mp = {.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH |
+                                             UCP_MEM_MAP_PARAM_FIELD_FLAGS,
+                               .address = *base, .length = len, .flags = *base ? 0 : UCP_MEM_MAP_ALLOCATE};
     ucs_status_t st = r ? ucp_mem_map(R.ctx, &mp, &r->memh) : UCS_ERR_NO_MEMORY;
     if (st != UCS_OK) {
-        skiff_error("ucx: cannot register %zu bytes of window memory at %p: %s", len, base, ucs_status_string(st));
+        skiff_error("ucx: cannot %s %zu bytes of window memory: %s", *base ? "register" : "allocate", len,
+                    ucs_status_string(st));
         free(r);
         return -1;
     }
-    st = ucp_rkey_pack(R.ctx, r->memh, &r->key, keylen);
+    ucp_mem_attr_t a = {.field_mask = UCP_MEM_ATTR_FIELD_ADDRESS};
+    if (!*base && (st = ucp_mem_query(r->memh, &a)) == UCS_OK)
+        *base = a.address;
+    if (st == UCS_OK)
+        st = ucp_rkey_pack(R.ctx, r->memh, &r->key, keylen);
     if (st != UCS_OK) {
         skiff_error("ucx: cannot pack the remote key of %zu bytes of window memory: %s", len, ucs_status_string(st));
         ucp_mem_unmap(R.ctx, r->memh);

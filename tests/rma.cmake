@@ -60,7 +60,9 @@ skiff_mpi_test(rma_big_create       rma_big.c              "2;3"               A
 skiff_mpi_test(rma_big_msgpath      rma_big.c              "2;3"               ENV SKIFF_NODE_SIZE=1)
 # Put and get by a transport's RDMA (rma/rdma.c): here, where no transport offers it (shm, tcp, and ucx
 # within one node, where windows are shared segments or single copies), the data is checked and none of
-# the transfers may be counted as RDMA; tests/ucx.cmake runs it where they all must be.
+# the transfers may be counted as RDMA; tests/ucx.cmake runs it where they all must be. Also passes under
+# Open MPI 4.1 and MPICH 4.0 (np 2-4), except that MPICH at np 4 once in 25 runs returned a 1 MiB get's
+# buffer incomplete after the closing fence (element 214240 still 0), which no skiff run has shown.
 skiff_mpi_test(rma_rdma             rma_rdma.c             "2;4"               ARGS messages)
 # A target outside MPI (blocked in read() on a FIFO) while the origin locks with MPI_MODE_NOCHECK, puts,
 # flushes, gets and unlocks: it hangs unless put and get need nothing of the target. Here a shared window;

@@ -15,27 +15,7 @@
 #define N 1024
 #define BIGN (256 * 1024) /* 1 MiB of ints */
 
-static MPI_T_pvar_session session;
-static MPI_T_pvar_handle rdma = MPI_T_PVAR_HANDLE_NULL;
-
-static void counter_open(void)
-{
-    int provided, index, count;
-    CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
-    if (MPI_T_pvar_get_index("skiff_rma_rdma", MPI_T_PVAR_CLASS_COUNTER, &index) != MPI_SUCCESS)
-        return; /* not skiff */
-    CHECK_MPI(MPI_T_pvar_session_create(&session));
-    CHECK_MPI(MPI_T_pvar_handle_alloc(session, index, NULL, &rdma, &count));
-    CHECK_MPI(MPI_T_pvar_start(session, rdma));
-}
-
-static unsigned long long counter(void)
-{
-    unsigned long long v = 0;
-    if (rdma != MPI_T_PVAR_HANDLE_NULL)
-        CHECK_MPI(MPI_T_pvar_read(session, rdma, &v));
-    return v;
-}
+static struct tu_counter rdma;
 
 static int val(int owner, int i)
 {
@@ -189,21 +169,16 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *mode = argc > 1 ? argv[1] : "";
-    counter_open();
-    unsigned long long before = counter(), want = 0;
+    tu_counter_open(&rdma, "skiff_rma_rdma");
+    unsigned long long before = tu_counter_read(&rdma), want = 0;
     for (int create = 0; create < 2; create++)
         want += round_trip(create, rank, size);
     want += big(rank, size);
-    unsigned long long got = counter() - before;
-    if (rdma != MPI_T_PVAR_HANDLE_NULL && strcmp(mode, "rdma") == 0)
+    unsigned long long got = tu_counter_read(&rdma) - before;
+    if (tu_counter_on(&rdma) && strcmp(mode, "rdma") == 0)
         CHECK_MSG(got == want, "%llu transfers by RDMA, expected %llu", got, want);
-    if (rdma != MPI_T_PVAR_HANDLE_NULL && strcmp(mode, "messages") == 0)
+    if (tu_counter_on(&rdma) && strcmp(mode, "messages") == 0)
         CHECK_MSG(got == 0, "%llu transfers by RDMA, expected none", got);
-    if (rdma != MPI_T_PVAR_HANDLE_NULL) {
-        CHECK_MPI(MPI_T_pvar_stop(session, rdma));
-        CHECK_MPI(MPI_T_pvar_handle_free(session, &rdma));
-        CHECK_MPI(MPI_T_pvar_session_free(&session));
-    }
-    CHECK_MPI(MPI_T_finalize());
+    tu_counter_close(&rdma);
     return tu_finish("rma_rdma");
 }

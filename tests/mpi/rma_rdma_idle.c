@@ -19,28 +19,7 @@
 
 #define N 4096
 
-static MPI_T_pvar_session session;
-static MPI_T_pvar_handle rdma = MPI_T_PVAR_HANDLE_NULL;
-
-static void counter_open(void)
-{
-    int provided, index, count;
-    CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
-    if (MPI_T_pvar_get_index("skiff_rma_rdma", MPI_T_PVAR_CLASS_COUNTER, &index) != MPI_SUCCESS)
-        return; /* not skiff */
-    CHECK_MPI(MPI_T_pvar_session_create(&session));
-    CHECK_MPI(MPI_T_pvar_handle_alloc(session, index, NULL, &rdma, &count));
-    CHECK_MPI(MPI_T_pvar_start(session, rdma));
-}
-
-static void counter_close(void)
-{
-    if (rdma != MPI_T_PVAR_HANDLE_NULL) {
-        CHECK_MPI(MPI_T_pvar_handle_free(session, &rdma));
-        CHECK_MPI(MPI_T_pvar_session_free(&session));
-    }
-    CHECK_MPI(MPI_T_finalize());
-}
+static struct tu_counter rdma;
 
 int main(int argc, char **argv)
 {
@@ -50,7 +29,7 @@ int main(int argc, char **argv)
     if (tu_need_ranks(2, "rma_rdma_idle"))
         return tu_finish("rma_rdma_idle");
     int expect_rdma = argc > 1 && strcmp(argv[1], "rdma") == 0;
-    counter_open();
+    tu_counter_open(&rdma, "skiff_rma_rdma");
     char path[64] = "";
     if (rank == 1) {
         snprintf(path, sizeof path, "/tmp/skiff-rdma-idle.%ld", (long)getpid());
@@ -86,10 +65,8 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_Win_flush(1, win));
         CHECK_MPI(MPI_Get(got, N, MPI_INT, 1, 0, N, MPI_INT, win));
         CHECK_MPI(MPI_Win_unlock(1, win));
-        unsigned long long moved = 0;
-        if (rdma != MPI_T_PVAR_HANDLE_NULL)
-            CHECK_MPI(MPI_T_pvar_read(session, rdma, &moved));
-        if (rdma != MPI_T_PVAR_HANDLE_NULL && expect_rdma)
+        unsigned long long moved = tu_counter_read(&rdma);
+        if (tu_counter_on(&rdma) && expect_rdma)
             CHECK_MSG(moved == 2, "%llu transfers by RDMA, expected 2", moved);
         for (int i = 0; i < N; i++)
             if (got[i] != i * 3 + 1) {
@@ -101,7 +78,7 @@ int main(int argc, char **argv)
         close(fd);
     }
     CHECK_MPI(MPI_Win_free(&win));
-    counter_close();
+    tu_counter_close(&rdma);
     free(src);
     free(got);
     return tu_finish("rma_rdma_idle");

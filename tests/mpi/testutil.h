@@ -195,6 +195,50 @@ static inline void tu_barrier(void)
     }
 }
 
+/* ---------------------------------------------------------------- MPI_T counters */
+
+/* One of skiff's MPI_T counters by name (MPI_T_init_thread in tu_counter_open, MPI_T_finalize in
+ * tu_counter_close), for tests that check which path a transfer took. Under a library without the
+ * counter (MPICH, Open MPI) tu_counter_on is 0 and every read gives 0. */
+struct tu_counter {
+    MPI_T_pvar_session session;
+    MPI_T_pvar_handle handle;
+};
+
+static inline void tu_counter_open(struct tu_counter *c, const char *name)
+{
+    int provided, index, count;
+    c->handle = MPI_T_PVAR_HANDLE_NULL;
+    CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
+    if (MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &index) != MPI_SUCCESS)
+        return;
+    CHECK_MPI(MPI_T_pvar_session_create(&c->session));
+    CHECK_MPI(MPI_T_pvar_handle_alloc(c->session, index, NULL, &c->handle, &count));
+    CHECK_MPI(MPI_T_pvar_start(c->session, c->handle));
+}
+
+static inline int tu_counter_on(const struct tu_counter *c)
+{
+    return c->handle != MPI_T_PVAR_HANDLE_NULL;
+}
+
+static inline unsigned long long tu_counter_read(struct tu_counter *c)
+{
+    unsigned long long v = 0;
+    if (tu_counter_on(c))
+        CHECK_MPI(MPI_T_pvar_read(c->session, c->handle, &v));
+    return v;
+}
+
+static inline void tu_counter_close(struct tu_counter *c)
+{
+    if (tu_counter_on(c)) {
+        CHECK_MPI(MPI_T_pvar_handle_free(c->session, &c->handle));
+        CHECK_MPI(MPI_T_pvar_session_free(&c->session));
+    }
+    CHECK_MPI(MPI_T_finalize());
+}
+
 /* ---------------------------------------------------------------- payload patterns */
 
 /* Seed mixing (size, sender rank, iteration, ...) so that a message delivered to the wrong

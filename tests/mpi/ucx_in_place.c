@@ -17,37 +17,22 @@
 #define SHORT (6u << 20)    /* a truncating receive keeps the first piece whole, the second in part */
 #define GUARD (1u << 20)
 
-static MPI_T_pvar_session session;
-static MPI_T_pvar_handle in_place = MPI_T_PVAR_HANDLE_NULL;
+static struct tu_counter in_place;
 static int over_ucx;
 
 static void counter_open(void)
 {
-    int provided, index, count;
     const char *tr = getenv("SKIFF_TRANSPORTS");
-    CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
-    if (MPI_T_pvar_get_index("skiff_data_in_place", MPI_T_PVAR_CLASS_COUNTER, &index) != MPI_SUCCESS)
-        return; /* not skiff */
-    over_ucx = tr && strstr(tr, "ucx");
-    CHECK_MPI(MPI_T_pvar_session_create(&session));
-    CHECK_MPI(MPI_T_pvar_handle_alloc(session, index, NULL, &in_place, &count));
-    CHECK_MPI(MPI_T_pvar_start(session, in_place));
-}
-
-static unsigned long long counter(void)
-{
-    unsigned long long v = 0;
-    if (in_place != MPI_T_PVAR_HANDLE_NULL)
-        CHECK_MPI(MPI_T_pvar_read(session, in_place, &v));
-    return v;
+    tu_counter_open(&in_place, "skiff_data_in_place");
+    over_ucx = tu_counter_on(&in_place) && tr && strstr(tr, "ucx");
 }
 
 /* Pieces that must have arrived in place: that many over ucx, none over shm or tcp. */
 static void expect_in_place(unsigned long long before, unsigned long long pieces, const char *what)
 {
-    if (in_place == MPI_T_PVAR_HANDLE_NULL)
+    if (!tu_counter_on(&in_place))
         return;
-    unsigned long long got = counter() - before, want = over_ucx ? pieces : 0;
+    unsigned long long got = tu_counter_read(&in_place) - before, want = over_ucx ? pieces : 0;
     CHECK_MSG(got == want, "%s: %llu pieces in place, expected %llu", what, got, want);
 }
 
@@ -96,7 +81,7 @@ static void sender(unsigned char *buf)
 
 static void receiver(unsigned char *buf)
 {
-    unsigned long long c = counter();
+    unsigned long long c = tu_counter_read(&in_place);
     MPI_Status st;
     int n;
     CHECK_MPI(MPI_Recv(buf, (int)BIG, MPI_BYTE, 0, 1, MPI_COMM_WORLD, &st));
@@ -104,7 +89,7 @@ static void receiver(unsigned char *buf)
     expect_in_place(c, 2, "contiguous");
 
     /* Truncated: the first piece in place, the second through the transport's buffer, in part. */
-    c = counter();
+    c = tu_counter_read(&in_place);
     memset(buf, 0xee, SHORT + GUARD);
     CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     int rc = MPI_Recv(buf, (int)SHORT, MPI_BYTE, 0, 2, MPI_COMM_WORLD, &st);
@@ -114,7 +99,7 @@ static void receiver(unsigned char *buf)
     CHECK_MSG(cls == MPI_ERR_TRUNCATE, "truncated receive gave error class %d", cls);
     /* The standard leaves the buffer's contents open here (MPICH leaves it untouched, Open MPI's
      * shared memory writes past it); skiff keeps what fits and writes nothing after it. */
-    if (in_place != MPI_T_PVAR_HANDLE_NULL) {
+    if (tu_counter_on(&in_place)) {
         check_bytes(buf, SHORT, 2, "truncated");
         for (size_t i = SHORT; i < SHORT + GUARD; i++)
             if (buf[i] != 0xee) {
@@ -125,7 +110,7 @@ static void receiver(unsigned char *buf)
     expect_in_place(c, 1, "truncated");
 
     /* Strided: every other int of a buffer twice the message's size. */
-    c = counter();
+    c = tu_counter_read(&in_place);
     MPI_Datatype every_other;
     CHECK_MPI(MPI_Type_vector((int)(BIG / sizeof(int)), 1, 2, MPI_INT, &every_other));
     CHECK_MPI(MPI_Type_commit(&every_other));
@@ -173,11 +158,7 @@ int main(int argc, char **argv)
     else if (size >= 2 && rank == 1)
         receiver(buf);
     free(buf);
-    if (in_place != MPI_T_PVAR_HANDLE_NULL) {
-        CHECK_MPI(MPI_T_pvar_handle_free(session, &in_place));
-        CHECK_MPI(MPI_T_pvar_session_free(&session));
-    }
-    MPI_T_finalize();
+    tu_counter_close(&in_place);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)
         printf("ucx_in_place: done\n");

@@ -6,7 +6,7 @@
 # collectives, and one-sided (fence, locks, atomics, large puts/gets over the message path).
 set(SKIFF_UCX_TWINS
   pingpong pt2pt_order pt2pt_unexpected ssend send_modes nb_many nb_completion probe mprobe persist
-  isendrecv sendrecv_ring large large_tiny dt_p2p
+  isendrecv sendrecv_ring large large_tiny dt_p2p mpit_pvar
   coll_barrier coll_bcast coll_alltoall coll_reduce coll_nb coll_gather_scatter
   rma_fence rma_lock rma_passive rma_atomic rma_big rma_rdma
   # the progress thread asleep in the worker's descriptor (ucx's arm/doze), woken by UCX's events

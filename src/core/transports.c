@@ -18,11 +18,15 @@
 #define UCX_DESCRIBE skiff_ucx_describe
 #define UCX_PREFERRED skiff_ucx_preferred
 #define UCX_ABSENT NULL
+#define UCX_CATEGORY "the ucx transport: bytes of skiff's messages through UCX (SKIFF_TRANSPORTS naming ucx)"
+#define UCX_COUNTERS skiff_ucx_counters
 #else
 #define UCX_INIT NULL
 #define UCX_DESCRIBE NULL
 #define UCX_PREFERRED NULL
 #define UCX_ABSENT "this skiff was built without UCX (libucx-dev missing at configure time, or SKIFF_UCX=OFF)"
+#define UCX_CATEGORY NULL
+#define UCX_COUNTERS NULL
 #endif
 
 /* Self first, then shared memory within the node; tcp and ucx reach every rank and exclude each other
@@ -31,7 +35,7 @@ const struct skiff_transport_kind skiff_transport_kinds[] = {
     {"self", SKIFF_REACH_SELF, skiff_self_init, NULL, NULL, NULL, NULL, NULL},
     {"shm", SKIFF_REACH_NODE, skiff_shm_init, skiff_shm_describe, NULL, NULL,
      "the shared-memory transport: fast box bytes and queue cells between ranks of this node", skiff_shm_counters},
-    {"ucx", SKIFF_REACH_ALL, UCX_INIT, UCX_DESCRIBE, UCX_ABSENT, UCX_PREFERRED, NULL, NULL},
+    {"ucx", SKIFF_REACH_ALL, UCX_INIT, UCX_DESCRIBE, UCX_ABSENT, UCX_PREFERRED, UCX_CATEGORY, UCX_COUNTERS},
     {"tcp", SKIFF_REACH_ALL, skiff_tcp_init, skiff_tcp_describe, NULL, NULL,
      "the tcp transport: bytes through its connections (ranks on other nodes, or all with SKIFF_TRANSPORTS=tcp)",
      skiff_tcp_counters},

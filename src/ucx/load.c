@@ -103,6 +103,24 @@ void skiff_ucx_describe(char *out, size_t len)
         snprintf(out, len, "built, but its module cannot be loaded: %s", why);
 }
 
+/* The module counts; until it is loaded nothing went through UCX. */
+unsigned long long skiff_ucx_sent_bytes(void)
+{
+    return api ? api->sent_bytes() : 0;
+}
+
+unsigned long long skiff_ucx_recv_bytes(void)
+{
+    return api ? api->recv_bytes() : 0;
+}
+
+const struct skiff_transport_counter skiff_ucx_counters[] = {
+    {"skiff_ucx_sent_bytes", "bytes of skiff's messages handed to UCX (64-byte heads included; one-sided RMA "
+                             "transfers are counted by skiff_rma_rdma)", skiff_ucx_sent_bytes},
+    {"skiff_ucx_recv_bytes", "bytes of skiff's messages taken from UCX (64-byte heads included)", skiff_ucx_recv_bytes},
+    {NULL, NULL, NULL},
+};
+
 /* ---- the automatic choice (SKIFF_TRANSPORTS=auto, the default) ------------------------------------ */
 
 /* An RDMA device (InfiniBand, RoCE, iWARP: what UCX's rc, dc and ud transports drive) is listed here. */

@@ -67,7 +67,7 @@ static const struct skiff_transport *init(const unsigned char *uses)
     return skiff_ucx_init(uses);
 }
 
-static const struct skiff_ucx_api api = {init, skiff_ucx_describe};
+static const struct skiff_ucx_api api = {init, skiff_ucx_describe, skiff_ucx_sent_bytes, skiff_ucx_recv_bytes};
 
 __attribute__((visibility("default"))) const struct skiff_ucx_api *skiff_ucx_module(const struct skiff_ucx_host *h)
 {

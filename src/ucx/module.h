@@ -19,7 +19,7 @@
 #include "util/config.h"
 
 /* Raised whenever either table changes: a module of another build is refused, not misused. */
-#define SKIFF_UCX_MODULE_ABI 6
+#define SKIFF_UCX_MODULE_ABI 7
 #define SKIFF_UCX_MODULE_FILE "libskiff_ucx.so"
 #define SKIFF_UCX_MODULE_ENTRY "skiff_ucx_module"
 
@@ -42,6 +42,8 @@ struct skiff_ucx_host {
 struct skiff_ucx_api {
     const struct skiff_transport *(*init)(const unsigned char *uses);
     void (*describe)(char *out, size_t len);
+    unsigned long long (*sent_bytes)(void); /* the MPI_T counters (skiff_ucx_counters) */
+    unsigned long long (*recv_bytes)(void);
 };
 
 /* The module's one exported symbol (SKIFF_UCX_MODULE_ENTRY): NULL if host->abi is not its own. */

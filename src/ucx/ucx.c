@@ -94,6 +94,7 @@ static struct {
     unsigned inflight;
     int same_machine;
     int warned;                 /* a message without the secret was logged */
+    unsigned long long sent_bytes, recv_bytes; /* MPI_T: skiff_ucx_counters */
 } U = {.efd = -1, .epfd = -1, .wake_fd = -1};
 
 static struct skiff_transport ucx_ops;
@@ -143,6 +144,7 @@ static int post_copy(int peer, unsigned id, const struct ucx_head *w, const void
     ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA,
                              .cb.send = send_done, .user_data = o};
     ucs_status_ptr_t s = ucp_am_send_nbx(U.ep[peer], id, &o->w, sizeof o->w, o->data, len, &p);
+    U.sent_bytes += sizeof o->w + len;
     if (s == NULL) {
         free(o);
         return 0;
@@ -225,6 +227,7 @@ static int send_piece(int peer, const struct ucx_head *w, const void *payload, s
     ucs_status_ptr_t s = ucp_am_send_nbx(U.ep[peer], AM_MSG, &z->w, sizeof z->w, payload, len, &p);
     if (UCS_PTR_IS_ERR(s))
         peer_lost(peer, UCS_PTR_STATUS(s));
+    U.sent_bytes += sizeof z->w + len;
     if (s == NULL)
         z->done = 1;
     else
@@ -253,8 +256,10 @@ static int ucx_send(int peer, const struct skiff_hdr *h, const void *payload, si
         ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL | UCP_OP_ATTR_FIELD_FLAGS,
                                  .flags = UCP_AM_SEND_FLAG_EAGER};
         ucs_status_ptr_t s = ucp_am_send_nbx(U.ep[peer], AM_MSG, &w, sizeof w, payload, len, &p);
-        if (s == NULL)
+        if (s == NULL) {
+            U.sent_bytes += sizeof w + len;
             return 0;
+        }
         if (UCS_PTR_STATUS(s) != UCS_ERR_NO_RESOURCE)
             peer_lost(peer, UCS_PTR_STATUS(s));
     }
@@ -361,6 +366,7 @@ static ucs_status_t on_message(void *arg, const void *header, size_t hlen, void 
     struct ucx_head w;
     if (!trusted(header, hlen, &w))
         return UCS_OK;
+    U.recv_bytes += hlen + len;
     int rndv = (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) != 0;
     if (!rndv && !U.qhead) {
         skiff_core_incoming(w.rank, &w.h, data, len);
@@ -401,10 +407,12 @@ static ucs_status_t on_message(void *arg, const void *header, size_t hlen, void 
 static ucs_status_t on_bye(void *arg, const void *header, size_t hlen, void *data, size_t len,
                            const ucp_am_recv_param_t *param)
 {
-    (void)arg, (void)data, (void)len, (void)param;
+    (void)arg, (void)data, (void)param;
     struct ucx_head w;
-    if (trusted(header, hlen, &w))
+    if (trusted(header, hlen, &w)) {
         U.bye[w.rank] = 1;
+        U.recv_bytes += hlen + len;
+    }
     return UCS_OK;
 }
 
@@ -717,6 +725,16 @@ static void ucx_finalize(void)
     free(U.bye);
     memset(&U, 0, sizeof U);
     U.efd = U.epfd = U.wake_fd = -1;
+}
+
+unsigned long long skiff_ucx_sent_bytes(void)
+{
+    return U.sent_bytes;
+}
+
+unsigned long long skiff_ucx_recv_bytes(void)
+{
+    return U.recv_bytes;
 }
 
 /* A peer says goodbye once it has finalized: it reads nothing more from us. */

@@ -204,6 +204,38 @@ static void skiff_tcp(MPI_T_pvar_session s)
     CHECK_MPI(MPI_T_pvar_handle_free(s, &fbox_recv));
 }
 
+/* With every pair on ucx (the _ucx_ twins, tests/ucx.cmake) the ring's bytes go through UCX and none
+ * through tcp or shared memory; elsewhere ucx carries nothing. A skiff built without UCX has no such
+ * counters. */
+static void skiff_ucx(MPI_T_pvar_session s)
+{
+    const char *tr = getenv("SKIFF_TRANSPORTS");
+    int index, all_ucx = tr && strcmp(tr, "ucx") == 0, size = tu_size();
+    if (MPI_T_pvar_get_index("skiff_ucx_sent_bytes", MPI_T_PVAR_CLASS_COUNTER, &index) != MPI_SUCCESS) {
+        CHECK_MSG(!all_ucx, "SKIFF_TRANSPORTS=ucx but no skiff_ucx_sent_bytes counter");
+        return;
+    }
+    MPI_T_pvar_handle sent = handle_for(s, "skiff_ucx_sent_bytes", MPI_T_PVAR_CLASS_COUNTER);
+    MPI_T_pvar_handle recv = handle_for(s, "skiff_ucx_recv_bytes", MPI_T_PVAR_CLASS_COUNTER);
+    MPI_T_pvar_handle tcp = handle_for(s, "skiff_tcp_sent_bytes", MPI_T_PVAR_CLASS_COUNTER);
+    CHECK_MPI(MPI_T_pvar_start(s, MPI_T_PVAR_ALL_HANDLES));
+    tu_barrier();
+    ring(NMSG);
+    tu_barrier();
+    CHECK_MPI(MPI_T_pvar_stop(s, MPI_T_PVAR_ALL_HANDLES));
+    if (all_ucx && size >= 2) {
+        CHECK_GE(NMSG * (64 + sizeof(int)), readv(s, sent));
+        CHECK_GE(NMSG * (64 + sizeof(int)), readv(s, recv));
+        CHECK_EQ(0, readv(s, tcp));
+    } else if (!tr || strstr(tr, "ucx") == NULL) {
+        CHECK_EQ(0, readv(s, sent));
+        CHECK_EQ(0, readv(s, recv));
+    }
+    CHECK_MPI(MPI_T_pvar_handle_free(s, &sent));
+    CHECK_MPI(MPI_T_pvar_handle_free(s, &recv));
+    CHECK_MPI(MPI_T_pvar_handle_free(s, &tcp));
+}
+
 /* Rank 1 sends before rank 0 posts its receives: they wait in rank 0's unexpected queue. */
 static void skiff_unexpected(MPI_T_pvar_session s)
 {
@@ -295,6 +327,7 @@ int main(int argc, char **argv)
         CHECK_MPI(MPI_T_pvar_session_create(&s));
         skiff_counter(s);
         skiff_tcp(s);
+        skiff_ucx(s);
         if (tu_size() >= 2)
             skiff_unexpected(s);
         skiff_collectives(s);

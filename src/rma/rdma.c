@@ -71,12 +71,12 @@ static int alloc_parts(struct skiff_rma_rdma *r, size_t n)
     return r->rkey && r->raddr && r->world && r->dirty && r->await;
 }
 
-int skiff_rma_rdma_setup(struct skiff_win *w)
+int skiff_rma_rdma_setup(struct skiff_win *w, int failed)
 {
     const struct skiff_transport *tr = offering();
     size_t n = (size_t)w->size;
     struct skiff_rma_rdma *r = calloc(1, sizeof *r);
-    int ok = r && alloc_parts(r, n);
+    int ok = !failed && r && alloc_parts(r, n);
     const void *key = NULL;
     size_t keylen = 0;
     w->rdma = r;
@@ -98,9 +98,10 @@ int skiff_rma_rdma_setup(struct skiff_win *w)
     size_t *counts = calloc(n, sizeof *counts), *displs = calloc(n, sizeof *displs);
     int rc = skiff_coll_allgather(mine, sizeof mine, all, w->comm);
     size_t total = 0;
-    int bad = !all || !counts || !displs;
+    int bad = !all || !counts || !displs, peer_failed = -1;
     for (size_t t = 0; !rc && !bad && t < n; t++) {
-        bad |= all[3 * t + 2] != 0;
+        if (all[3 * t + 2] != 0 && peer_failed < 0)
+            peer_failed = (int)t;
         counts[t] = (size_t)all[3 * t];
         displs[t] = total;
         total += counts[t];
@@ -109,7 +110,7 @@ int skiff_rma_rdma_setup(struct skiff_win *w)
     }
     char *keys = malloc(total + 1);
     int rc2 = rc ? rc : skiff_coll_allgatherv(key, keylen, keys ? keys : NULL, counts, displs, w->comm);
-    if (!rc && !rc2 && keys && ok && !bad) {
+    if (!rc && !rc2 && keys && ok && !bad && peer_failed < 0) {
         for (int t = 0; t < w->size; t++)
             r->world[t] = skiff_comm_world_rank(w->comm, t);
         open_keys(w, keys, counts, displs);
@@ -120,9 +121,14 @@ int skiff_rma_rdma_setup(struct skiff_win *w)
     free(keys);
     if (rc || rc2)
         return rc ? rc : rc2;
-    if (bad || !keys)
+    if (failed)
+        return MPI_SUCCESS; /* the caller reports its own failure */
+    if (!ok || bad || !keys)
         return skiff_err(MPI_ERR_NO_MEM, "out of memory exchanging the remote keys of a window over %d processes",
                          w->size);
+    if (peer_failed >= 0)
+        return skiff_err(MPI_ERR_OTHER, "rank %d of the window's communicator could not set up its part of the "
+                         "window (its own error says why)", peer_failed);
     return MPI_SUCCESS;
 }
 

@@ -28,8 +28,10 @@ struct skiff_rma_rdma {
 
 /* Collective over the window's processes, after its sizes are known: registers this process's memory
  * and opens the targets' keys where the transports allow (w->rdma stays NULL when none does). Called by
- * every process of the window or by none: the job's transports decide, the same everywhere. */
-int skiff_rma_rdma_setup(struct skiff_win *w);
+ * every process of the window or by none: the job's transports and the window's flavor decide, the same
+ * everywhere. failed: this process's creation already failed; it still joins the exchanges (so that no
+ * other process waits for it forever), registers nothing, and every process then fails. */
+int skiff_rma_rdma_setup(struct skiff_win *w, int failed);
 /* 1 when some transport that reaches a peer of this job offers one-sided capabilities. */
 int skiff_rma_rdma_offered(void);
 /* A put or get on this path: MPI_SUCCESS with *done 1 when started (its user request completes when

@@ -1289,11 +1289,15 @@ int skiff_win_make(struct skiff_comm *c, int flavor, void *base, MPI_Aint bytes,
         rc = map_shared(w);
     }
     w->direct = !rc && w->seg != NULL;
-    /* Windows with their memory known now and not one shared segment: RDMA where a transport offers it
-     * (the same answer on every process: the job's transports decide). */
-    if (!rc && !w->direct && (flavor == MPI_WIN_FLAVOR_CREATE || flavor == MPI_WIN_FLAVOR_ALLOCATE) &&
-        skiff_rma_rdma_offered())
-        rc = skiff_rma_rdma_setup(w);
+    /* Windows with their memory known now and not one shared segment: RDMA where a transport offers it.
+     * Decided from what every process sees alike (the job's transports, the flavor, one node or not),
+     * never from this process's own success, since the setup is collective. */
+    if ((flavor == MPI_WIN_FLAVOR_CREATE || (flavor == MPI_WIN_FLAVOR_ALLOCATE && !one_node)) &&
+        skiff_rma_rdma_offered()) {
+        int rc3 = skiff_rma_rdma_setup(w, rc != MPI_SUCCESS);
+        if (!rc)
+            rc = rc3;
+    }
     if (rc) {
         skiff_comm_free(w->comm);
         release(w);

@@ -126,7 +126,10 @@ static int rma(struct skiff_rma_op *op, MPI_Datatype odt, MPI_Datatype rdt, MPI_
     op->rcount = (size_t)rc_;
     op->tcount = (size_t)tc;
     size_t tbytes = op->tcount * op->tt->size;
-    if (op->kind == SKIFF_RMA_ACC || op->kind == SKIFF_RMA_GACC)
+    if (op->kind == SKIFF_RMA_ACC && op->op == MPI_NO_OP)
+        rc = skiff_err(MPI_ERR_OP, "MPI_NO_OP only fetches: it is for MPI_Get_accumulate, MPI_Rget_accumulate "
+                                   "and MPI_Fetch_and_op, not for an accumulate that returns nothing");
+    else if (op->kind == SKIFF_RMA_ACC || op->kind == SKIFF_RMA_GACC)
         rc = check_acc_op(op->op, op->tt, no_origin ? NULL : op->ot);
     if (!rc && !no_origin)
         rc = same_bytes("origin's elements", op->ocount * op->ot->size, "target's", tbytes);
@@ -218,7 +221,7 @@ static int acc_op_known_good(MPI_Op op, const struct skiff_type *t)
 static int atomic_fast(MPI_Win win, int cas, int fetch, const void *in, const void *cmp, void *out,
                        MPI_Datatype dt, int target, MPI_Aint disp, MPI_Op op)
 {
-    if ((fetch && !out) || (cas && !cmp) || (!in && (cas || op != MPI_NO_OP)))
+    if ((fetch && !out) || (cas && !cmp) || (!in && (cas || op != MPI_NO_OP)) || (!fetch && op == MPI_NO_OP))
         return 0;
     const struct skiff_type *t;
     struct skiff_win *w = fast_target(win, dt, target, &t);

@@ -199,6 +199,24 @@ static int acc_mixed_types(struct bad_ctx *x)
     return done(w, MPI_Accumulate(x->ibuf2, 1, MPI_INT, 0, 0, 1, MPI_FLOAT, MPI_SUM, w));
 }
 
+/* MPI_NO_OP fetches only: an accumulate that returns nothing may not take it (one element: the atomic
+ * fast path; Raccumulate: the general one). */
+static int acc_no_op(struct bad_ctx *x)
+{
+    MPI_Win w = alloc_win_of(x, 1);
+    return done(w, MPI_Accumulate(x->ibuf2, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_NO_OP, w));
+}
+
+static int racc_no_op(struct bad_ctx *x)
+{
+    MPI_Win w = win_of(x, 1);
+    MPI_Request r = MPI_REQUEST_NULL;
+    int rc = MPI_Raccumulate(x->ibuf2, 2, MPI_INT, 0, 0, 2, MPI_INT, MPI_NO_OP, w, &r);
+    if (rc == MPI_SUCCESS)
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    return done(w, rc);
+}
+
 static int get_acc_result_count(struct bad_ctx *x)
 {
     MPI_Win w = win_of(x, 1);
@@ -495,6 +513,8 @@ const struct bad_case bad_rma[] = {
     {"acc_user_op", "MPI_Accumulate", MPI_ERR_OP, "predefined ops only", acc_user_op},
     {"acc_op_type", "MPI_Accumulate", MPI_ERR_OP, "MPI_BAND", acc_op_type},
     {"acc_mixed_types", "MPI_Accumulate", MPI_ERR_TYPE, "same basic type", acc_mixed_types},
+    {"acc_no_op", "MPI_Accumulate", MPI_ERR_OP, "MPI_NO_OP only fetches", acc_no_op},
+    {"racc_no_op", "MPI_Raccumulate", MPI_ERR_OP, "MPI_NO_OP only fetches", racc_no_op},
     {"get_acc_result_count", "MPI_Get_accumulate", MPI_ERR_COUNT, "count -4", get_acc_result_count},
     {"fetch_and_op_rank", "MPI_Fetch_and_op", MPI_ERR_RANK, "rank -9", fetch_and_op_rank},
     {"fetch_and_op_result_null_direct", "MPI_Fetch_and_op", MPI_ERR_BUFFER, "result_addr is NULL",

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -20,6 +19,7 @@
 #include "util/config.h"
 #include "util/host.h"
 #include "util/log.h"
+#include "util/wake.h"
 
 /* A rail stops taking new messages when this much waits in user space; the core keeps the rest
  * in order and retries. Enough to keep a fast link busy between two progress calls. */
@@ -226,15 +226,6 @@ static int fill(struct skiff_rail *r)
 /* Marks the wake descriptor in epoll; watched descriptors of other transports carry NULL. */
 static char wake_mark;
 
-/* Progress alone drains the wake descriptor: it runs under the library lock, so a wake rung for the
- * thread sleeping here cannot be drained by another thread's sleep (the progress thread sleeps without
- * the lock) before it was seen; a wake rung before the sleep's ready check was also seen by that check. */
-static void drain_wake(void)
-{
-    uint64_t n;
-    if (read(T->wake_fd, &n, sizeof n) < 0 && errno != EAGAIN)
-        skiff_error("tcp: cannot read the wake-up descriptor: %s", strerror(errno));
-}
 
 static int tcp_progress(void)
 {
@@ -245,7 +236,11 @@ static int tcp_progress(void)
         if (!r) /* a watched descriptor (the shared-memory doorbell): its owner drains it */
             continue;
         if ((void *)r == &wake_mark) {
-            drain_wake();
+            /* Progress alone drains it: it runs under the library lock, so a wake rung for the thread
+             * sleeping here cannot be drained by another thread's sleep (the progress thread sleeps
+             * without the lock) before it was seen; one rung before the sleep's ready check was also
+             * seen by that check. */
+            skiff_wake_drain(T->wake_fd, "tcp");
             continue;
         }
         if (ev[i].events & EPOLLOUT)
@@ -269,15 +264,13 @@ static void tcp_sleep(double seconds, int (*ready)(void *arg), void *arg)
  * readable until progress drains it). */
 static void tcp_wake(void)
 {
-    uint64_t one = 1;
-    if (write(T->wake_fd, &one, sizeof one) < 0 && errno != EAGAIN)
-        skiff_error("tcp: cannot ring the wake-up descriptor: %s", strerror(errno));
+    skiff_wake_ring(T->wake_fd, "tcp");
 }
 
 static int watch_wake(void)
 {
     struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &wake_mark};
-    T->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    T->wake_fd = skiff_wake_open();
     return T->wake_fd < 0 ? -1 : epoll_ctl(T->epfd, EPOLL_CTL_ADD, T->wake_fd, &ev);
 }
 

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 #include <ucp/api/ucp.h>
@@ -21,6 +20,7 @@
 #include "util/host.h"
 #include "util/log.h"
 #include "util/timer.h"
+#include "util/wake.h"
 
 /* Active message ids: skiff's messages, and the goodbye a finalizing rank sends every peer last. */
 #define AM_MSG 0
@@ -426,39 +426,19 @@ static int ucx_progress(void)
     return U.qhead ? n + drain() : n;
 }
 
-/* Sleeps on the worker's event descriptor (and the watched ones) once ucp_worker_arm says nothing is
- * pending; BUSY means something is, so we return and progress takes it. Only a thread holding the
- * library lock sleeps here (the progress thread dozes instead), so draining the wake descriptor cannot
- * take another such sleeper's wake-up: one rung before the drain was for a reason the ready check
- * sees, one rung after it ends the epoll_wait. */
-static void ucx_sleep(double seconds, int (*ready)(void *arg), void *arg)
-{
-    uint64_t n;
-    if (U.qhead && !U.qhead->waiting)
-        return;
-    if (ucp_worker_arm(U.worker) == UCS_ERR_BUSY)
-        return;
-    if (read(U.wake_fd, &n, sizeof n) < 0 && errno != EAGAIN)
-        skiff_error("ucx: cannot read the wake-up descriptor: %s", strerror(errno));
-    if (ready && ready(arg))
-        return;
-    struct epoll_event ev[1];
-    epoll_wait(U.epfd, ev, 1, (int)(seconds * 1000));
-}
-
 /* The progress thread's sleep (core/async.c): armed under the library lock, slept without it. Only the
  * epoll_wait runs unlocked, and it touches nothing of UCX's: an application thread may progress the
  * worker meanwhile. If that thread takes the event the worker was armed for, the descriptor has been
  * signalled already (the doze ends early and the next pass re-arms) or the event is handled, which is
- * all the doze was for. 1: something is pending, do not sleep. */
+ * all the doze was for. 1: something is pending (BUSY from ucp_worker_arm), do not sleep. Arming drains
+ * the wake descriptor, which is safe because only a lock holder arms: a wake rung before the drain was
+ * for a reason the sleeper's ready check sees, one rung after it ends the epoll_wait. */
 static int ucx_arm(uint32_t *token)
 {
-    uint64_t n;
     *token = 0;
     if ((U.qhead && !U.qhead->waiting) || ucp_worker_arm(U.worker) == UCS_ERR_BUSY)
         return 1;
-    if (read(U.wake_fd, &n, sizeof n) < 0 && errno != EAGAIN)
-        skiff_error("ucx: cannot read the wake-up descriptor: %s", strerror(errno));
+    skiff_wake_drain(U.wake_fd, "ucx");
     return 0;
 }
 
@@ -474,12 +454,18 @@ static void ucx_doze(uint32_t token, double seconds)
     epoll_wait(U.epfd, ev, 1, (int)(seconds * 1000));
 }
 
+/* A waiting call's sleep, holding the lock: on the worker's event descriptor and the watched ones. */
+static void ucx_sleep(double seconds, int (*ready)(void *arg), void *arg)
+{
+    uint32_t token;
+    if (!ucx_arm(&token) && !(ready && ready(arg)))
+        ucx_doze(token, seconds);
+}
+
 /* Ends another thread's sleep in ucx_sleep or ucx_doze (or the next one). */
 static void ucx_wake(void)
 {
-    uint64_t one = 1;
-    if (write(U.wake_fd, &one, sizeof one) < 0 && errno != EAGAIN)
-        skiff_error("ucx: cannot ring the wake-up descriptor: %s", strerror(errno));
+    skiff_wake_ring(U.wake_fd, "ucx");
 }
 
 /* ---- setup and teardown ----------------------------------------------------------------------- */
@@ -524,7 +510,7 @@ static int open_worker(void)
         return -1;
     }
     U.epfd = epoll_create1(EPOLL_CLOEXEC);
-    U.wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    U.wake_fd = skiff_wake_open();
     if (U.epfd < 0 || U.wake_fd < 0 || ucx_watch(U.efd) != 0 || ucx_watch(U.wake_fd) != 0) {
         skiff_error("ucx: cannot set up the sleep's epoll: %s", strerror(errno));
         return -1;

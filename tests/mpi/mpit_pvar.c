@@ -173,6 +173,16 @@ static void skiff_counter(MPI_T_pvar_session s)
     CHECK_MPI(MPI_T_pvar_handle_free(s, &h));
 }
 
+/* Every handle of the session counts over one ring of NMSG messages, between barriers. */
+static void measure_ring(MPI_T_pvar_session s)
+{
+    CHECK_MPI(MPI_T_pvar_start(s, MPI_T_PVAR_ALL_HANDLES));
+    tu_barrier();
+    ring(NMSG);
+    tu_barrier();
+    CHECK_MPI(MPI_T_pvar_stop(s, MPI_T_PVAR_ALL_HANDLES));
+}
+
 /* With every pair on tcp (the _tcp_ variants) the ring's bytes go through sockets and none through
  * shared memory; on one node with shared memory, the other way round. */
 static void skiff_tcp(MPI_T_pvar_session s)
@@ -183,11 +193,7 @@ static void skiff_tcp(MPI_T_pvar_session s)
     MPI_T_pvar_handle recv = handle_for(s, "skiff_tcp_recv_bytes", MPI_T_PVAR_CLASS_COUNTER);
     MPI_T_pvar_handle fbox_sent = handle_for(s, "skiff_shm_fbox_sent_bytes", MPI_T_PVAR_CLASS_COUNTER);
     MPI_T_pvar_handle fbox_recv = handle_for(s, "skiff_shm_fbox_recv_bytes", MPI_T_PVAR_CLASS_COUNTER);
-    CHECK_MPI(MPI_T_pvar_start(s, MPI_T_PVAR_ALL_HANDLES));
-    tu_barrier();
-    ring(NMSG);
-    tu_barrier();
-    CHECK_MPI(MPI_T_pvar_stop(s, MPI_T_PVAR_ALL_HANDLES));
+    measure_ring(s);
     if (all_tcp && size >= 2) {
         CHECK_GE(NMSG * sizeof(int), readv(s, sent));
         CHECK_GE(NMSG * sizeof(int), readv(s, recv));
@@ -218,11 +224,7 @@ static void skiff_ucx(MPI_T_pvar_session s)
     MPI_T_pvar_handle sent = handle_for(s, "skiff_ucx_sent_bytes", MPI_T_PVAR_CLASS_COUNTER);
     MPI_T_pvar_handle recv = handle_for(s, "skiff_ucx_recv_bytes", MPI_T_PVAR_CLASS_COUNTER);
     MPI_T_pvar_handle tcp = handle_for(s, "skiff_tcp_sent_bytes", MPI_T_PVAR_CLASS_COUNTER);
-    CHECK_MPI(MPI_T_pvar_start(s, MPI_T_PVAR_ALL_HANDLES));
-    tu_barrier();
-    ring(NMSG);
-    tu_barrier();
-    CHECK_MPI(MPI_T_pvar_stop(s, MPI_T_PVAR_ALL_HANDLES));
+    measure_ring(s);
     if (all_ucx && size >= 2) {
         CHECK_GE(NMSG * (64 + sizeof(int)), readv(s, sent));
         CHECK_GE(NMSG * (64 + sizeof(int)), readv(s, recv));

@@ -129,17 +129,20 @@ int skiff_mt_contended(void)
     return atomic_load_explicit(&skiff_mt_word, memory_order_relaxed) == 2;
 }
 
-/* The compare-and-swap from 0 failed, finding seen: mark the lock waited for and sleep until it is free. */
+/* The compare-and-swap from 0 failed, finding seen: mark the lock waited for and sleep until it is free.
+ * Each time the lock is found held, its holder may be asleep in the transports (core/progress.c) and is
+ * woken: woken once, it may have let go and taken the lock back before this thread ran, and then gone to
+ * sleep before this thread marked the word again (the holder's check of the word and this wake are ordered
+ * by seq_cst, as core/progress.c says). */
 void skiff_mt_take_slow(int seen)
 {
     int c = seen;
     if (c != 2)
         c = atomic_exchange_explicit(&skiff_mt_word, 2, memory_order_seq_cst);
-    if (c != 0)
-        skiff_progress_wake_holder(); /* the holder may sleep on the doorbell (core/progress.c) */
     while (c != 0) {
+        skiff_progress_wake_holder();
         syscall(SYS_futex, &skiff_mt_word, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
-        c = atomic_exchange_explicit(&skiff_mt_word, 2, memory_order_acquire);
+        c = atomic_exchange_explicit(&skiff_mt_word, 2, memory_order_seq_cst);
     }
 }
 

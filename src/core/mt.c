@@ -31,6 +31,9 @@ void (*skiff_mt_park_hook)(struct skiff_mt_parked *p, int park);
 atomic_int skiff_mt_word;
 static _Atomic uint32_t gate; /* bumped by every slow release: the progress thread's futex */
 static atomic_int gate_sleeps;
+/* The dozers' futex (skiff_mt_doze): bumped when a request of theirs may have completed. */
+static _Atomic uint32_t done;
+atomic_int skiff_mt_dozers;
 /* initial-exec: one %fs-relative access instead of a call to __tls_get_addr; the few bytes come from
  * the static TLS glibc keeps spare for libraries loaded later (mpi4py's dlopen). */
 __thread unsigned skiff_mt_depth __attribute__((tls_model("initial-exec")));
@@ -146,14 +149,31 @@ void skiff_mt_take_slow(int seen)
     }
 }
 
-/* The word was 2 (someone may sleep on it) or 3 (the progress thread waits for it: core/async.c). */
-void skiff_mt_give_slow(void)
+void skiff_mt_wake_dozers(void)
 {
+    atomic_fetch_add(&done, 1);
+    syscall(SYS_futex, &done, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* The word was 2 (someone may sleep on it) or 3 (the progress thread or a dozer waits for it). A dozer's
+ * own release is quiet: it must not wake itself (nor the other dozers: nothing of theirs changed). Returns
+ * whether a thread blocked on the lock was woken (it takes the lock next). */
+static int give_slow(int quiet)
+{
+    /* A word marked 3 was marked by a dozer (or the progress thread) that waits for this very release. */
     atomic_store_explicit(&skiff_mt_word, 0, memory_order_release);
-    syscall(SYS_futex, &skiff_mt_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    long woken = syscall(SYS_futex, &skiff_mt_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
     atomic_fetch_add(&gate, 1);
     if (atomic_load(&gate_sleeps))
         syscall(SYS_futex, &gate, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+    if (!quiet && atomic_load_explicit(&skiff_mt_dozers, memory_order_relaxed))
+        skiff_mt_wake_dozers();
+    return woken > 0;
+}
+
+void skiff_mt_give_slow(void)
+{
+    give_slow(0);
 }
 
 static void take(void)
@@ -163,13 +183,13 @@ static void take(void)
         skiff_mt_take_slow(c);
 }
 
-static void give(void)
+static int give(int quiet)
 {
-    if (atomic_fetch_sub_explicit(&skiff_mt_word, 1, memory_order_release) != 1)
-        skiff_mt_give_slow();
+    int c = atomic_fetch_sub_explicit(&skiff_mt_word, 1, memory_order_release);
+    return c != 1 ? give_slow(quiet && c != 3) : 0;
 }
 
-void skiff_mt_release(struct skiff_mt_parked *p)
+static void park(struct skiff_mt_parked *p)
 {
     p->depth = skiff_mt_depth;
     skiff_mt_depth = 0;
@@ -177,7 +197,12 @@ void skiff_mt_release(struct skiff_mt_parked *p)
     p->trace_cur = skiff_trace_park();
     if (skiff_mt_park_hook)
         skiff_mt_park_hook(p, 1);
-    give();
+}
+
+void skiff_mt_release(struct skiff_mt_parked *p)
+{
+    park(p);
+    (void)give(0);
 }
 
 void skiff_mt_reacquire(struct skiff_mt_parked *p)
@@ -188,6 +213,36 @@ void skiff_mt_reacquire(struct skiff_mt_parked *p)
     skiff_trace_unpark(p->trace_cur);
     if (skiff_mt_park_hook)
         skiff_mt_park_hook(p, 0);
+}
+
+/* Whatever completes a dozer's request rings it: a pass that moved something (skiff_mt_progressed), a
+ * release from a word at 2 or 3 (every release but a dozer's own, which rings only a word a dozer marked
+ * 3), and a waiter's first doze (for what its call did before it waited). The count goes up and the futex
+ * is read while the lock is still held, so a thread that takes the lock next sees the count and any ring
+ * it makes comes after the read: none is lost. The word is marked 3 when a holder took it uncontended
+ * since, so its release rings too; found free, the lock is taken back at once (no one holds it, so no one
+ * would ring). The timeout is the safety net of a ring that never comes (the waiter then reports, as every
+ * sleeper does; dead peers are the holder's to notice). */
+void skiff_mt_doze(double seconds, int quiet)
+{
+    struct skiff_mt_parked p;
+    if (!quiet && atomic_load(&skiff_mt_dozers))
+        skiff_mt_wake_dozers();
+    atomic_fetch_add(&skiff_mt_dozers, 1);
+    uint32_t g = atomic_load(&done);
+    park(&p);
+    /* Handed to a thread blocked on the lock: it holds the word at 2 from its first step, so its release rings.
+     * Looking at the word instead, this thread could find it still free, take it back before the woken one
+     * ran, be woken by it in turn, and so on without end, the two sharing one core. */
+    int c = give(1) ? 2 : atomic_load(&skiff_mt_word);
+    while (c == 1 && !atomic_compare_exchange_weak(&skiff_mt_word, &c, 3))
+        ;
+    if (c != 0) {
+        struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+        syscall(SYS_futex, &done, FUTEX_WAIT_PRIVATE, g, &ts, NULL, 0);
+    }
+    atomic_fetch_sub(&skiff_mt_dozers, 1);
+    skiff_mt_reacquire(&p);
 }
 
 void skiff_mt_yield(void)

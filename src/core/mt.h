@@ -39,8 +39,8 @@ extern int skiff_mt_apps;
 /* Turns the lock on for good (the caller is the only thread inside MPI). */
 void skiff_mt_enable(void);
 
-/* The lock word (0 free, 1 held, 2 held and maybe waited for, 3 held and the progress thread waits for
- * it) and this thread's nesting (core/mt.c). */
+/* The lock word (0 free, 1 held, 2 held and maybe waited for, 3 held and the progress thread or a dozer
+ * waits for its release) and this thread's nesting (core/mt.c). */
 extern atomic_int skiff_mt_word;
 extern __thread unsigned skiff_mt_depth __attribute__((tls_model("initial-exec")));
 void skiff_mt_take_slow(int seen);
@@ -118,6 +118,21 @@ int skiff_mt_try_enter(void);
 void skiff_mt_await(double seconds);
 /* Wakes the progress thread from skiff_mt_await (it looks again): for stopping it. */
 void skiff_mt_wake_all(void);
+
+/* A waiter with nothing to do while another thread wants the lock (core/progress.c): lets go of the lock and
+ * sleeps until a request of its own may have completed, or for at most seconds, and takes it back. The
+ * thread that took the lock over progresses for both (and sleeps in the transports if it too finds
+ * nothing), so two idle waiters cost what one does instead of handing the lock back and forth. Unless
+ * quiet, it first rings the other dozers (its call may have completed one of their requests). */
+void skiff_mt_doze(double seconds, int quiet);
+extern atomic_int skiff_mt_dozers;
+void skiff_mt_wake_dozers(void);
+/* A pass of the progress engine moved something: a dozer's request may be complete. */
+static inline void skiff_mt_progressed(void)
+{
+    if (SKIFF_UNLIKELY(atomic_load_explicit(&skiff_mt_dozers, memory_order_relaxed)))
+        skiff_mt_wake_dozers();
+}
 
 /* Whether this thread holds the lock (false at SINGLE..SERIALIZED). */
 int skiff_mt_held(void);

@@ -23,6 +23,9 @@
 #define YIELDS 256
 #define SLEEP_SECONDS 0.05
 #define MIXED_SLEEP_SECONDS 0.001
+/* A dozer (skiff_mt_doze) is rung whenever it may have something to do; its timeout is only the safety net
+ * and the clock of its own SKIFF_PROGRESS_TIMEOUT report (dead peers are the sleeping holder's to notice). */
+#define DOZE_SECONDS 1.0
 
 int (*skiff_progress_hook)(void);
 int (*skiff_rma_progress_hook)(void);
@@ -172,9 +175,10 @@ static int spin_contended(void)
  * lock, so the wake-up cannot slip past (the lock's exchange and holder_sleeps are ordered by seq_cst,
  * as a sender's message and the doorbell's flag are). Only a sleeper without a wake, or a brief mixed
  * sleep (shared memory beside a network without the doorbell's socket), makes the waiter nap without the
- * lock instead (50 us doubling to 1 ms). A waiter still wanted by others once its yields are spent naps
- * too, so two idle threads pass the lock back and forth at most about a thousand times a second, never
- * in a busy loop. */
+ * lock instead (50 us doubling to 1 ms). A waiter still wanted by others once its yields are spent dozes
+ * (skiff_mt_doze): it lets go of the lock and sleeps until a pass moved something or a call let go of the
+ * lock, while the thread that took the lock over waits, and sleeps in the transports, for both. So any
+ * number of idle waiters cost what one does: one sleeps in the transports, the others on the dozers' futex. */
 #define MT_NAP_FIRST 50e-6
 #define MT_NAP_MAX 1e-3
 
@@ -202,7 +206,8 @@ static int lock_wanted_or_ready(void *arg)
     return skiff_mt_contended() || (w->ready && w->ready(w->arg));
 }
 
-/* Another thread wants the lock: give it up at once (yield, or nap once the yields are spent). */
+/* Another thread wants the lock: give it up at once (yield; once the yields are spent, doze until a
+ * request may have completed, and let that thread progress for both). */
 static void hand_over(struct skiff_waiter *w)
 {
     unsigned p = ++w->polls, limit = skiff.spin_limit;
@@ -212,7 +217,11 @@ static void hand_over(struct skiff_waiter *w)
     }
     maybe_report(w);
     check_job_alive();
-    mt_nap(p - limit - YIELDS);
+    /* The call may have completed a dozer's request before it began to wait (a send to this process, say),
+     * and its own release may not ring if no dozer marked it; after this, only its passes change anything,
+     * and they ring when they do. */
+    skiff_mt_doze(DOZE_SECONDS, w->rang);
+    w->rang = 1;
 }
 
 /* The sleep of a waiter holding the lock; 1 if it slept, 0 if it napped (its polls keep counting). */
@@ -232,6 +241,8 @@ static int mt_sleep(struct skiff_waiter *w)
 void skiff_wait_step(struct skiff_waiter *w)
 {
     if (skiff_progress()) {
+        if (SKIFF_UNLIKELY(skiff_mt_on))
+            skiff_mt_progressed();
         w->polls = 0;
         return;
     }

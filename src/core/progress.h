@@ -22,9 +22,11 @@ struct skiff_waiter {
      * checked again after the doorbell is armed, so a wake-up cannot slip past. */
     int (*ready)(void *arg);
     void *arg;
+    /* MPI_THREAD_MULTIPLE: this wait rang the dozers once (core/progress.c, hand_over). */
+    int rang;
 };
 
-#define SKIFF_WAITER_INIT {0, 0.0, 0, NULL, NULL}
+#define SKIFF_WAITER_INIT {0, 0.0, 0, NULL, NULL, 0}
 
 /* One step of a blocking wait: progress, and if nothing happened, back off a little more. */
 void skiff_wait_step(struct skiff_waiter *w);

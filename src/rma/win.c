@@ -152,7 +152,8 @@ static void word_lock(struct skiff_win *w, int t, int type)
                 return;
             continue;
         }
-        skiff_progress();
+        if (skiff_progress() && SKIFF_UNLIKELY(skiff_mt_on))
+            skiff_mt_progressed();
         skiff_mt_yield(); /* other threads of this process run meanwhile (MPI_THREAD_MULTIPLE) */
     }
 }

@@ -16,6 +16,12 @@
  *   rma        each thread locks, puts, accumulates and gets on a window of its own;
  *   tools      MPI_T variable queries and pvar sessions from every thread while messages flow (MPI_T is
  *              initialized once, by the main thread: MPICH 4.0 crashes on MPI_T_init_thread from threads);
+ *   relay      one token passed along every thread of every rank in turn (to the next thread of the same
+ *              rank by a send to itself, from a rank's last thread to the next rank's first), so all but
+ *              one thread of each rank wait idle in MPI_Recv: what completes a thread's receive is another
+ *              thread's send (within the rank) or a pass of whichever thread progresses (between ranks),
+ *              and either must wake it. A wake-up lost would cost the waiter its doze's full timeout per
+ *              hop, and the test its timeout;
  *   soak       a mix of all of the above for a fixed number of rounds (also run under skiff's profiler
  *              and tracer, whose per-call state a waiting thread sets aside).
  *
@@ -441,6 +447,28 @@ static void mode_soak(int t)
     }
 }
 
+/* ---------------------------------------------------------------- relay */
+
+static void mode_relay(int t)
+{
+    int laps = rounds / 4 > 0 ? rounds / 4 : 1, hops = NT * size, me = rank * NT + t;
+    int next = t == NT - 1 ? (rank + 1) % size : rank, prev = t == 0 ? (rank + size - 1) % size : rank;
+    int next_tag = TAG_BASE + (t + 1) % NT;
+    for (int lap = 0; lap < laps; lap++) {
+        int token = 0;
+        if (me != 0 || lap != 0)
+            CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, prev, TAG_BASE + t, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CHECK_EQ(lap * hops + me, token);
+        token++;
+        CHECK_MPI(MPI_Send(&token, 1, MPI_INT, next, next_tag, MPI_COMM_WORLD));
+    }
+    if (me == 0) { /* the last lap's token comes home */
+        int token = -1;
+        CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, prev, TAG_BASE, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CHECK_EQ(laps * hops, token);
+    }
+}
+
 /* ---------------------------------------------------------------- driver */
 
 static mode_fn *mode;
@@ -481,7 +509,7 @@ int main(int argc, char **argv)
     } modes[] = {{"pairs", mode_pairs},     {"comms", mode_comms}, {"anysrc", mode_anysrc},
                  {"mprobe", mode_mprobe},   {"waitany", mode_waitany}, {"coll", mode_coll}, {"inter", mode_inter},
                  {"objects", mode_objects}, {"rma", mode_rma},     {"tools", mode_tools},
-                 {"soak", mode_soak}};
+                 {"relay", mode_relay},     {"soak", mode_soak}};
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
         if (strcmp(name, modes[i].name) == 0)
             mode = modes[i].fn;

@@ -155,12 +155,11 @@ void skiff_mt_wake_dozers(void)
     syscall(SYS_futex, &done, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
 
-/* The word was 2 (someone may sleep on it) or 3 (the progress thread or a dozer waits for it). A dozer's
- * own release is quiet: it must not wake itself (nor the other dozers: nothing of theirs changed). Returns
- * whether a thread blocked on the lock was woken (it takes the lock next). */
+/* The word was 2 (someone may sleep on it) or 3 (the progress thread or a dozer waits for it). Quiet (a
+ * dozer's own release) rings no dozer. Returns whether a thread blocked on the lock was woken (it takes the
+ * lock next). */
 static int give_slow(int quiet)
 {
-    /* A word marked 3 was marked by a dozer (or the progress thread) that waits for this very release. */
     atomic_store_explicit(&skiff_mt_word, 0, memory_order_release);
     long woken = syscall(SYS_futex, &skiff_mt_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
     atomic_fetch_add(&gate, 1);
@@ -183,6 +182,7 @@ static void take(void)
         skiff_mt_take_slow(c);
 }
 
+/* A word at 3 was marked by a dozer that waits for this very release: rung even by a quiet one. */
 static int give(int quiet)
 {
     int c = atomic_fetch_sub_explicit(&skiff_mt_word, 1, memory_order_release);

@@ -226,8 +226,8 @@ void skiff_mt_reacquire(struct skiff_mt_parked *p)
 void skiff_mt_doze(double seconds, int quiet)
 {
     struct skiff_mt_parked p;
-    if (!quiet && atomic_load(&skiff_mt_dozers))
-        skiff_mt_wake_dozers();
+    if (!quiet)
+        skiff_mt_progressed();
     atomic_fetch_add(&skiff_mt_dozers, 1);
     uint32_t g = atomic_load(&done);
     park(&p);

@@ -2,15 +2,6 @@
 
 #include "coll/sched.h"
 #include "core/datatype.h"
-#include "core/error.h"
-
-/* A schedule on the stack (blocking) or the heap (nonblocking), as coll.c's SCHED_BEGIN. */
-#define INTER_BEGIN(c, req)                                                                             \
-    struct skiff_sched stack_sched, *s = (req) ? skiff_sched_new(c) : &stack_sched;                    \
-    if (!s)                                                                                             \
-        return skiff_err(MPI_ERR_NO_MEM, "out of memory for a collective schedule");                   \
-    if (!(req))                                                                                         \
-    skiff_sched_init(s, c)
 
 /* The root's side names itself MPI_ROOT; the rest of its group MPI_PROC_NULL: they take no part. */
 static int idle(int root)
@@ -18,26 +9,22 @@ static int idle(int root)
     return root == MPI_PROC_NULL;
 }
 
-int skiff_inter_barrier(struct skiff_comm *c, struct skiff_request **req)
+void skiff_build_inter_barrier(struct skiff_sched *s)
 {
     /* Nobody leaves before every remote process has arrived: a word from each of them says so. */
-    INTER_BEGIN(c, req);
-    for (int r = 0; r < c->peers; r++) {
+    for (int r = 0; r < s->comm->peers; r++) {
         skiff_sched_send(s, NULL, 0, r);
         skiff_sched_recv(s, NULL, 0, r);
     }
-    return skiff_sched_run(s, req);
 }
 
-int skiff_inter_bcast(void *buf, size_t bytes, int root, struct skiff_comm *c, struct skiff_request **req)
+void skiff_build_inter_bcast(struct skiff_sched *s, void *buf, size_t bytes, int root)
 {
-    INTER_BEGIN(c, req);
     if (root == MPI_ROOT)
-        for (int r = 0; r < c->peers; r++)
+        for (int r = 0; r < s->comm->peers; r++)
             skiff_sched_send(s, buf, bytes, r);
     else if (!idle(root))
         skiff_sched_recv(s, buf, bytes, root);
-    return skiff_sched_run(s, req);
 }
 
 /* Receives every remote process's vector of count elements and leaves their reduction in recvbuf,
@@ -61,51 +48,45 @@ static size_t elem_size(MPI_Datatype dt)
     return t ? (size_t)t->extent : 0;
 }
 
-int skiff_inter_reduce(const void *sendbuf, void *recvbuf, size_t count, MPI_Datatype dt, MPI_Op op, int root,
-                       struct skiff_comm *c, struct skiff_request **req)
+void skiff_build_inter_reduce(struct skiff_sched *s, const void *sendbuf, void *recvbuf, size_t count, MPI_Datatype dt,
+                              MPI_Op op, int root)
 {
     size_t esize = elem_size(dt);
-    INTER_BEGIN(c, req);
     s->dt = dt;
     s->op = op;
     if (root == MPI_ROOT)
         reduce_from_all(s, recvbuf, count, esize, 0, count);
     else if (!idle(root))
         skiff_sched_send(s, sendbuf, count * esize, root);
-    return skiff_sched_run(s, req);
 }
 
-int skiff_inter_allreduce(const void *sendbuf, void *recvbuf, size_t count, MPI_Datatype dt, MPI_Op op,
-                          struct skiff_comm *c, struct skiff_request **req)
+void skiff_build_inter_allreduce(struct skiff_sched *s, const void *sendbuf, void *recvbuf, size_t count,
+                                 MPI_Datatype dt, MPI_Op op)
 {
     size_t esize = elem_size(dt);
-    INTER_BEGIN(c, req);
     s->dt = dt;
     s->op = op;
-    for (int r = 0; r < c->peers; r++)
+    for (int r = 0; r < s->comm->peers; r++)
         skiff_sched_send(s, sendbuf, count * esize, r);
     reduce_from_all(s, recvbuf, count, esize, 0, count);
-    return skiff_sched_run(s, req);
 }
 
-int skiff_inter_reduce_scatter(const void *sendbuf, void *recvbuf, const size_t *counts, MPI_Datatype dt, MPI_Op op,
-                               struct skiff_comm *c, struct skiff_request **req)
+void skiff_build_inter_reduce_scatter(struct skiff_sched *s, const void *sendbuf, void *recvbuf, const size_t *counts,
+                                      MPI_Datatype dt, MPI_Op op)
 {
     size_t esize = elem_size(dt), total = 0, off = 0;
-    for (int i = 0; i < c->size; i++) {
-        if (i == c->rank)
+    for (int i = 0; i < s->comm->size; i++) {
+        if (i == s->comm->rank)
             off = total;
         total += counts[i];
     }
-    INTER_BEGIN(c, req);
     s->dt = dt;
     s->op = op;
     /* Every remote process needs its own slice of our vector, but only it knows where that slice
      * lies (its group's counts): the whole vector goes, and each keeps its slice. */
-    for (int r = 0; r < c->peers; r++)
+    for (int r = 0; r < s->comm->peers; r++)
         skiff_sched_send(s, sendbuf, total * esize, r);
-    reduce_from_all(s, recvbuf, total, esize, off, counts[c->rank]);
-    return skiff_sched_run(s, req);
+    reduce_from_all(s, recvbuf, total, esize, off, counts[s->comm->rank]);
 }
 
 static size_t block_bytes(const size_t *counts, size_t each, int r)
@@ -118,49 +99,41 @@ static size_t block_at(const size_t *displs, size_t each, int r)
     return displs ? displs[r] : (size_t)r * each;
 }
 
-int skiff_inter_gather(const void *sendbuf, size_t bytes, void *recvbuf, const size_t *counts, const size_t *displs,
-                       int root, struct skiff_comm *c, struct skiff_request **req)
+void skiff_build_inter_gather(struct skiff_sched *s, const void *sendbuf, size_t bytes, void *recvbuf,
+                              const size_t *counts, const size_t *displs, int root)
 {
-    INTER_BEGIN(c, req);
     if (root == MPI_ROOT)
-        for (int r = 0; r < c->peers; r++)
+        for (int r = 0; r < s->comm->peers; r++)
             skiff_sched_recv(s, (char *)recvbuf + block_at(displs, bytes, r), block_bytes(counts, bytes, r), r);
     else if (!idle(root))
         skiff_sched_send(s, sendbuf, bytes, root);
-    return skiff_sched_run(s, req);
 }
 
-int skiff_inter_scatter(const void *sendbuf, const size_t *counts, const size_t *displs, void *recvbuf, size_t bytes,
-                        int root, struct skiff_comm *c, struct skiff_request **req)
+void skiff_build_inter_scatter(struct skiff_sched *s, const void *sendbuf, const size_t *counts, const size_t *displs,
+                               void *recvbuf, size_t bytes, int root)
 {
-    INTER_BEGIN(c, req);
     if (root == MPI_ROOT)
-        for (int r = 0; r < c->peers; r++)
+        for (int r = 0; r < s->comm->peers; r++)
             skiff_sched_send(s, (const char *)sendbuf + block_at(displs, bytes, r), block_bytes(counts, bytes, r), r);
     else if (!idle(root))
         skiff_sched_recv(s, recvbuf, bytes, root);
-    return skiff_sched_run(s, req);
 }
 
-int skiff_inter_allgather(const void *sendbuf, size_t sbytes, void *recvbuf, size_t rbytes, const size_t *rcounts,
-                          const size_t *rdispls, struct skiff_comm *c, struct skiff_request **req)
+void skiff_build_inter_allgather(struct skiff_sched *s, const void *sendbuf, size_t sbytes, void *recvbuf,
+                                 size_t rbytes, const size_t *rcounts, const size_t *rdispls)
 {
-    INTER_BEGIN(c, req);
-    for (int r = 0; r < c->peers; r++) {
+    for (int r = 0; r < s->comm->peers; r++) {
         skiff_sched_send(s, sendbuf, sbytes, r);
         skiff_sched_recv(s, (char *)recvbuf + block_at(rdispls, rbytes, r), block_bytes(rcounts, rbytes, r), r);
     }
-    return skiff_sched_run(s, req);
 }
 
-int skiff_inter_alltoall(const void *sendbuf, size_t sbytes, const size_t *scounts, const size_t *sdispls,
-                         void *recvbuf, size_t rbytes, const size_t *rcounts, const size_t *rdispls,
-                         struct skiff_comm *c, struct skiff_request **req)
+void skiff_build_inter_alltoall(struct skiff_sched *s, const void *sendbuf, size_t sbytes, const size_t *scounts,
+                                const size_t *sdispls, void *recvbuf, size_t rbytes, const size_t *rcounts,
+                                const size_t *rdispls)
 {
-    INTER_BEGIN(c, req);
-    for (int r = 0; r < c->peers; r++) {
+    for (int r = 0; r < s->comm->peers; r++) {
         skiff_sched_send(s, (const char *)sendbuf + block_at(sdispls, sbytes, r), block_bytes(scounts, sbytes, r), r);
         skiff_sched_recv(s, (char *)recvbuf + block_at(rdispls, rbytes, r), block_bytes(rcounts, rbytes, r), r);
     }
-    return skiff_sched_run(s, req);
 }

@@ -1,8 +1,7 @@
 /* MPI_Alltoallw: a datatype and a byte displacement per peer on both sides. Each block is staged on
  * its own (coll_plan.h) and travels as one message (coll/alltoallw_linear.c). The blocking call runs
  * the same schedule as the nonblocking and persistent forms. On an intercommunicator the peers are the
- * remote group's processes (counts, displacements and types index it) and there is no block to oneself;
- * like every other persistent collective, MPI_Alltoallw_init does not take one (coll_plan.c). */
+ * remote group's processes (counts, displacements and types index it) and there is no block to oneself. */
 #include <stdlib.h>
 
 #include "coll/algo.h"
@@ -40,13 +39,10 @@ static int check_wside(struct wside *w, int n, const char *buf, const char *coun
     return rc;
 }
 
-/* Only the block a rank sends itself can be matched against what it expects here. inter_ok: the call
- * takes an intercommunicator (else it is refused as the persistent collectives refuse it). */
-static int check_alltoallw(struct wside *sd, struct wside *r, MPI_Comm comm, int inter_ok, struct skiff_comm **c)
+/* Only the block a rank sends itself can be matched against what it expects here. */
+static int check_alltoallw(struct wside *sd, struct wside *r, MPI_Comm comm, struct skiff_comm **c)
 {
     int rc = skiff_check_comm(comm, c);
-    if (!rc && !inter_ok)
-        rc = skiff_check_intra(*c);
     if (!rc)
         rc = skiff_check_not_in_place(r->buf, "recvbuf");
     if (!rc && (*c)->remote && SKIFF_UNLIKELY(sd->buf == MPI_IN_PLACE))
@@ -103,36 +99,19 @@ static void plan(struct skiff_sched *s, const struct wside *sd, const struct wsi
     skiff_sched_round(s);
 }
 
-/* A schedule for an intercommunicator too (skiff_plan_new makes them for intracommunicators only). */
-static struct skiff_sched *new_sched(struct skiff_comm *c, int *rc)
-{
-    if (!c->remote)
-        return skiff_plan_new(c, rc);
-    struct skiff_sched *s = skiff_sched_new(c);
-    *rc = s ? MPI_SUCCESS : skiff_err(MPI_ERR_NO_MEM, "out of memory for a collective schedule");
-    return s;
-}
-
-static int make(const void *sendbuf, struct skiff_cnts sendcounts, struct skiff_dsps sdispls,
-                const MPI_Datatype sendtypes[], void *recvbuf, struct skiff_cnts recvcounts, struct skiff_dsps rdispls,
-                const MPI_Datatype recvtypes[], MPI_Comm comm, int inter_ok, struct skiff_sched **out)
-{
-    struct skiff_comm *c = NULL;
-    struct wside sd = {sendbuf, sendcounts, sdispls, sendtypes, NULL};
-    struct wside r = {recvbuf, recvcounts, rdispls, recvtypes, NULL};
-    int rc = check_alltoallw(&sd, &r, comm, inter_ok, &c);
-    if (!rc && (*out = new_sched(c, &rc)) != NULL)
-        plan(*out, &sd, &r);
-    free(r.t);
-    return rc;
-}
-
 int skiff_plan_alltoallw(const void *sendbuf, struct skiff_cnts sendcounts, struct skiff_dsps sdispls,
                          const MPI_Datatype sendtypes[], void *recvbuf, struct skiff_cnts recvcounts,
                          struct skiff_dsps rdispls, const MPI_Datatype recvtypes[], MPI_Comm comm,
                          struct skiff_sched **out)
 {
-    return make(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, 0, out);
+    struct skiff_comm *c = NULL;
+    struct wside sd = {sendbuf, sendcounts, sdispls, sendtypes, NULL};
+    struct wside r = {recvbuf, recvcounts, rdispls, recvtypes, NULL};
+    int rc = check_alltoallw(&sd, &r, comm, &c);
+    if (!rc && (*out = skiff_plan_new_any(c, &rc)) != NULL)
+        plan(*out, &sd, &r);
+    free(r.t);
+    return rc;
 }
 
 /* The profiler's message size: what this rank sends, or with MPI_IN_PLACE what it receives. */
@@ -156,7 +135,8 @@ static int alltoallw_call(int large, const void *sendbuf, struct skiff_cnts send
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? prof_wbytes(recvcounts, recvtypes, comm)
                                                 : prof_wbytes(sendcounts, sendtypes, comm));
-    int rc = make(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, 1, &s);
+    int rc = skiff_plan_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                                  comm, &s);
     if (!rc) {
         rc = skiff_sched_run(s, NULL);
         free(s);
@@ -196,7 +176,8 @@ static int ialltoallw_call(int large, const void *sendbuf, struct skiff_cnts sen
     int rc = skiff_ck_request(comm, request);
     if (rc)
         return rc;
-    rc = make(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, 1, &s);
+    rc = skiff_plan_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
+                              &s);
     return skiff_nb_start(comm, rc, s, request);
 }
 

@@ -21,7 +21,7 @@ int PMPI_Barrier(MPI_Comm comm)
     SKIFF_ENTER(MPI_Barrier);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_barrier(comm, NULL);
+        return skiff_mpi_inter_barrier(comm, SKIFF_BLOCKING, NULL);
     int rc = skiff_check_comm(comm, &c);
     if (!rc)
         rc = skiff_coll_barrier(c, NULL);
@@ -36,7 +36,7 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     SKIFF_ENTER(MPI_Ibarrier);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request) /* NULL: refused below */
-        return skiff_mpi_inter_barrier(comm, request);
+        return skiff_mpi_inter_barrier(comm, SKIFF_NONBLOCKING, request);
     int rc = skiff_ck_request(comm, request);
     if (rc)
         return rc;
@@ -101,7 +101,7 @@ static int bcast_call(int large, void *buffer, MPI_Count count, MPI_Datatype dat
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_ROOT(root);
     if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_bcast(buffer, count, datatype, root, comm, NULL);
+        return skiff_mpi_inter_bcast(buffer, count, datatype, root, comm, SKIFF_BLOCKING, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return bcast(buffer, count, datatype, root, comm, NULL);
 }
@@ -126,7 +126,7 @@ static int ibcast_call(int large, void *buffer, MPI_Count count, MPI_Datatype da
     SKIFF_ENTER_TWIN(MPI_Ibcast, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request) /* NULL: refused below */
-        return skiff_mpi_inter_bcast(buffer, count, datatype, root, comm, request);
+        return skiff_mpi_inter_bcast(buffer, count, datatype, root, comm, SKIFF_NONBLOCKING, request);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     int rc = skiff_ck_request(comm, request);
     if (!rc)
@@ -198,7 +198,7 @@ static int reduce_call(int large, const void *sendbuf, void *recvbuf, MPI_Count 
     SKIFF_REQUIRE_INIT();
     SKIFF_PROFILE_ROOT(root);
     if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
+        return skiff_mpi_inter_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, SKIFF_BLOCKING, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return reduce(sendbuf, recvbuf, count, datatype, op, root, comm, NULL);
 }
@@ -225,7 +225,7 @@ static int ireduce_call(int large, const void *sendbuf, void *recvbuf, MPI_Count
     SKIFF_ENTER_TWIN(MPI_Ireduce, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request) /* NULL: refused below */
-        return skiff_mpi_inter_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+        return skiff_mpi_inter_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, SKIFF_NONBLOCKING, request);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     int rc = skiff_ck_request(comm, request);
     if (!rc)
@@ -280,7 +280,7 @@ static int allreduce_call(int large, const void *sendbuf, void *recvbuf, MPI_Cou
     SKIFF_ENTER_TWIN(MPI_Allreduce, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_allreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL);
+        return skiff_mpi_inter_allreduce(sendbuf, recvbuf, count, datatype, op, comm, SKIFF_BLOCKING, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     return allreduce(sendbuf, recvbuf, count, datatype, op, comm, NULL);
 }
@@ -306,7 +306,7 @@ static int iallreduce_call(int large, const void *sendbuf, void *recvbuf, MPI_Co
     SKIFF_ENTER_TWIN(MPI_Iallreduce, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request) /* NULL: refused below */
-        return skiff_mpi_inter_allreduce(sendbuf, recvbuf, count, datatype, op, comm, request);
+        return skiff_mpi_inter_allreduce(sendbuf, recvbuf, count, datatype, op, comm, SKIFF_NONBLOCKING, request);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));
     int rc = skiff_ck_request(comm, request);
     if (!rc)
@@ -342,7 +342,7 @@ static int gather_call(int large, const void *sendbuf, MPI_Count sendcount, MPI_
     SKIFF_PROFILE_ROOT(root);
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
-                                      comm, NULL);
+                                      comm, SKIFF_BLOCKING, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int rc = skiff_ck_rooted_blocks(&own, &all, NULL, root, comm, 0, &x);
     if (!rc && !x.in_place)
@@ -388,7 +388,7 @@ static int gatherv_call(int large, const void *sendbuf, MPI_Count sendcount, MPI
     SKIFF_PROFILE_ROOT(root);
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, 0, &recvcounts, &displs, recvtype, root,
-                                      comm, NULL);
+                                      comm, SKIFF_BLOCKING, NULL);
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_cnt(recvcounts, recvtype, comm)
                       : skiff_prof_bytes(sendcount, sendtype));
     int rc = skiff_ck_rooted_blocks(&own, &all, &v, root, comm, 0, &x);
@@ -433,7 +433,7 @@ static int scatter_call(int large, const void *sendbuf, MPI_Count sendcount, MPI
     SKIFF_PROFILE_ROOT(root);
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
-                                       comm, NULL);
+                                       comm, SKIFF_BLOCKING, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_block(recvbuf, recvcount, recvtype, sendcount, sendtype));
     int rc = skiff_ck_rooted_blocks(&own, &all, NULL, root, comm, 1, &x);
     if (!rc && x.is_root)
@@ -477,7 +477,7 @@ static int scatterv_call(int large, const void *sendbuf, struct skiff_cnts sendc
     SKIFF_PROFILE_ROOT(root);
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_scatter(sendbuf, 0, &sendcounts, &displs, sendtype, recvbuf, recvcount, recvtype, root,
-                                       comm, NULL);
+                                       comm, SKIFF_BLOCKING, NULL);
     SKIFF_PROFILE_MSG(recvbuf == MPI_IN_PLACE ? skiff_prof_own_cnt(sendcounts, sendtype, comm)
                       : skiff_prof_bytes(recvcount, recvtype));
     int rc = skiff_ck_rooted_blocks(&own, &all, &v, root, comm, 1, &x);
@@ -521,7 +521,7 @@ static int allgather_call(int large, const void *sendbuf, MPI_Count sendcount, M
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, comm,
-                                         NULL);
+                                         SKIFF_BLOCKING, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int in_place = sendbuf == MPI_IN_PLACE;
     int rc = skiff_ck_all_blocks(&s, &r, comm, &c);
@@ -566,7 +566,7 @@ static int allgatherv_call(int large, const void *sendbuf, MPI_Count sendcount, 
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, &recvcounts, &displs, recvtype,
-                                         comm, NULL);
+                                         comm, SKIFF_BLOCKING, NULL);
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_cnt(recvcounts, recvtype, comm)
                       : skiff_prof_bytes(sendcount, sendtype));
     int in_place = sendbuf == MPI_IN_PLACE;
@@ -610,7 +610,8 @@ static int alltoall_call(int large, const void *sendbuf, MPI_Count sendcount, MP
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_alltoall(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL,
-                                        recvtype, comm, NULL);
+                                        recvtype, comm,
+                                         SKIFF_BLOCKING, NULL);
     SKIFF_PROFILE_MSG(skiff_prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int in_place = sendbuf == MPI_IN_PLACE;
     int rc = skiff_ck_all_blocks(&s, &r, comm, &c);
@@ -676,7 +677,8 @@ static int alltoallv_call(int large, const void *sendbuf, struct skiff_cnts send
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
         return skiff_mpi_inter_alltoall(sendbuf, 0, &sendcounts, &sdispls, sendtype, recvbuf, 0, &recvcounts,
-                                        &rdispls, recvtype, comm, NULL);
+                                        &rdispls, recvtype, comm,
+                                         SKIFF_BLOCKING, NULL);
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_cnts(recvcounts, recvtype, comm)
                       : skiff_prof_cnts(sendcounts, sendtype, comm));
     int in_place = sendbuf == MPI_IN_PLACE;
@@ -769,7 +771,7 @@ static int reduce_scatter_call(int large, const void *sendbuf, void *recvbuf, co
     if (rc)
         return skiff_fail(comm, rc);
     if (skiff_comm_is_inter(comm))
-        rc = skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, NULL);
+        rc = skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, SKIFF_BLOCKING, NULL);
     else if ((rc = skiff_check_ptr(recvcounts, "recvcounts")))
         rc = skiff_fail(comm, rc);
     else {
@@ -801,7 +803,8 @@ static int reduce_scatter_block_call(int large, const void *sendbuf, void *recvb
     SKIFF_ENTER_TWIN(MPI_Reduce_scatter_block, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm))
-        return skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, recvcount, NULL, datatype, op, comm, NULL);
+        return skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, recvcount, NULL, datatype, op, comm, SKIFF_BLOCKING,
+                                              NULL);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(recvcount, datatype));
     return reduce_scatter(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm);
 }

@@ -30,7 +30,7 @@ static int iallgather_call(int large, const void *sendbuf, MPI_Count sendcount, 
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request)
         return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype,
-                                         comm, request);
+                                         comm, SKIFF_NONBLOCKING, request);
     SKIFF_PROFILE_MSG(skiff_prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int rc = skiff_ck_request(comm, request);
     if (rc)
@@ -63,7 +63,7 @@ static int iallgatherv_call(int large, const void *sendbuf, MPI_Count sendcount,
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request)
         return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, &recvcounts, &displs, recvtype,
-                                         comm, request);
+                                         comm, SKIFF_NONBLOCKING, request);
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_cnt(recvcounts, recvtype, comm)
                       : skiff_prof_bytes(sendcount, sendtype));
     int rc = skiff_ck_request(comm, request);
@@ -99,7 +99,7 @@ static int ialltoall_call(int large, const void *sendbuf, MPI_Count sendcount, M
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request)
         return skiff_mpi_inter_alltoall(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL,
-                                        recvtype, comm, request);
+                                        recvtype, comm, SKIFF_NONBLOCKING, request);
     SKIFF_PROFILE_MSG(skiff_prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int rc = skiff_ck_request(comm, request);
     if (rc)
@@ -132,7 +132,7 @@ static int ialltoallv_call(int large, const void *sendbuf, struct skiff_cnts sen
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request)
         return skiff_mpi_inter_alltoall(sendbuf, 0, &sendcounts, &sdispls, sendtype, recvbuf, 0, &recvcounts,
-                                        &rdispls, recvtype, comm, request);
+                                        &rdispls, recvtype, comm, SKIFF_NONBLOCKING, request);
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_cnts(recvcounts, recvtype, comm)
                       : skiff_prof_cnts(sendcounts, sendtype, comm));
     int rc = skiff_ck_request(comm, request);
@@ -169,7 +169,7 @@ static int igather_call(int large, const void *sendbuf, MPI_Count sendcount, MPI
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request)
         return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
-                                      comm, request);
+                                      comm, SKIFF_NONBLOCKING, request);
     SKIFF_PROFILE_MSG(skiff_prof_block(sendbuf, sendcount, sendtype, recvcount, recvtype));
     int rc = skiff_ck_request(comm, request);
     if (rc)
@@ -202,7 +202,7 @@ static int igatherv_call(int large, const void *sendbuf, MPI_Count sendcount, MP
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request)
         return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, 0, &recvcounts, &displs, recvtype, root,
-                                      comm, request);
+                                      comm, SKIFF_NONBLOCKING, request);
     SKIFF_PROFILE_MSG(sendbuf == MPI_IN_PLACE ? skiff_prof_own_cnt(recvcounts, recvtype, comm)
                       : skiff_prof_bytes(sendcount, sendtype));
     int rc = skiff_ck_request(comm, request);
@@ -238,7 +238,7 @@ static int iscatter_call(int large, const void *sendbuf, MPI_Count sendcount, MP
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request)
         return skiff_mpi_inter_scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
-                                       comm, request);
+                                       comm, SKIFF_NONBLOCKING, request);
     SKIFF_PROFILE_MSG(skiff_prof_block(recvbuf, recvcount, recvtype, sendcount, sendtype));
     int rc = skiff_ck_request(comm, request);
     if (rc)
@@ -271,7 +271,7 @@ static int iscatterv_call(int large, const void *sendbuf, struct skiff_cnts send
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request)
         return skiff_mpi_inter_scatter(sendbuf, 0, &sendcounts, &displs, sendtype, recvbuf, recvcount, recvtype, root,
-                                       comm, request);
+                                       comm, SKIFF_NONBLOCKING, request);
     SKIFF_PROFILE_MSG(recvbuf == MPI_IN_PLACE ? skiff_prof_own_cnt(sendcounts, sendtype, comm)
                       : skiff_prof_bytes(recvcount, recvtype));
     int rc = skiff_ck_request(comm, request);
@@ -313,7 +313,8 @@ static int ireduce_scatter_call(int large, const void *sendbuf, void *recvbuf, c
     if (rc)
         return skiff_fail(comm, rc);
     if (skiff_comm_is_inter(comm) && request) {
-        rc = skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, request);
+        rc = skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, SKIFF_NONBLOCKING,
+                                            request);
     } else if (!(rc = skiff_ck_request(comm, request)) && (rc = skiff_check_ptr(recvcounts, "recvcounts"))) {
         rc = skiff_fail(comm, rc); /* as MPI_Reduce_scatter checks (NULL would read as the _block form) */
     } else if (!rc) {
@@ -347,7 +348,8 @@ static int ireduce_scatter_block_call(int large, const void *sendbuf, void *recv
     SKIFF_ENTER_TWIN(MPI_Ireduce_scatter_block, large);
     SKIFF_REQUIRE_INIT();
     if (skiff_comm_is_inter(comm) && request)
-        return skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, recvcount, NULL, datatype, op, comm, request);
+        return skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, recvcount, NULL, datatype, op, comm,
+                                              SKIFF_NONBLOCKING, request);
     SKIFF_PROFILE_MSG(skiff_prof_bytes(recvcount, datatype));
     int rc = skiff_ck_request(comm, request);
     if (rc)

@@ -2,12 +2,15 @@
  * once, the algorithm, peers, scratch space and staging of derived datatypes, as a schedule
  * (coll_plan_calls.c) that each MPI_Start replays on the same request (persist.c starts it through the
  * request's start hook). The info argument may be MPI_INFO_NULL or any info object; no hint changes
- * the plan. A replay costs posting the sends and receives and nothing else. */
+ * the plan. A replay costs posting the sends and receives and nothing else. On an intercommunicator the
+ * call goes to inter_coll.c, whose schedules replay the same way; MPI_Scan_init and MPI_Exscan_init,
+ * undefined there, are refused with MPI_ERR_COMM. */
 #include <stdlib.h>
 
 #include "coll/sched.h"
 #include "mpi/coll_check.h"
 #include "mpi/coll_plan.h"
+#include "mpi/inter_coll.h"
 #include "mpi/mpi_impl.h"
 
 static int coll_start(struct skiff_request *r)
@@ -59,6 +62,8 @@ int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_barrier(comm, SKIFF_PERSISTENT, request);
     rc = skiff_plan_barrier(comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
@@ -74,6 +79,8 @@ static int bcast_init_call(int large, void *buffer, MPI_Count count, MPI_Datatyp
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_bcast(buffer, count, datatype, root, comm, SKIFF_PERSISTENT, request);
     rc = skiff_plan_bcast(buffer, count, datatype, root, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
@@ -102,6 +109,8 @@ static int reduce_init_call(int large, const void *sendbuf, void *recvbuf, MPI_C
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, SKIFF_PERSISTENT, request);
     rc = skiff_plan_reduce(sendbuf, recvbuf, count, datatype, op, root, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
@@ -130,6 +139,8 @@ static int allreduce_init_call(int large, const void *sendbuf, void *recvbuf, MP
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_allreduce(sendbuf, recvbuf, count, datatype, op, comm, SKIFF_PERSISTENT, request);
     rc = skiff_plan_allreduce(sendbuf, recvbuf, count, datatype, op, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
@@ -159,6 +170,9 @@ static int gather_init_call(int large, const void *sendbuf, MPI_Count sendcount,
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, root,
+                                      comm, SKIFF_PERSISTENT, request);
     rc = skiff_plan_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
@@ -189,6 +203,9 @@ static int gatherv_init_call(int large, const void *sendbuf, MPI_Count sendcount
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_gather(sendbuf, sendcount, sendtype, recvbuf, 0, &recvcounts, &displs, recvtype, root,
+                                      comm, SKIFF_PERSISTENT, request);
     rc = skiff_plan_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
@@ -222,6 +239,9 @@ static int scatter_init_call(int large, const void *sendbuf, MPI_Count sendcount
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_scatter(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, recvtype, root,
+                                       comm, SKIFF_PERSISTENT, request);
     rc = skiff_plan_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
@@ -254,6 +274,9 @@ static int scatterv_init_call(int large, const void *sendbuf, struct skiff_cnts 
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_scatter(sendbuf, 0, &sendcounts, &displs, sendtype, recvbuf, recvcount, recvtype, root,
+                                       comm, SKIFF_PERSISTENT, request);
     rc = skiff_plan_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
@@ -287,6 +310,9 @@ static int allgather_init_call(int large, const void *sendbuf, MPI_Count sendcou
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype, comm,
+                                         SKIFF_PERSISTENT, request);
     rc = skiff_plan_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
@@ -317,6 +343,9 @@ static int allgatherv_init_call(int large, const void *sendbuf, MPI_Count sendco
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_allgather(sendbuf, sendcount, sendtype, recvbuf, 0, &recvcounts, &displs, recvtype,
+                                         comm, SKIFF_PERSISTENT, request);
     rc = skiff_plan_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
@@ -350,6 +379,9 @@ static int alltoall_init_call(int large, const void *sendbuf, MPI_Count sendcoun
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_alltoall(sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount, NULL, NULL,
+                                        recvtype, comm, SKIFF_PERSISTENT, request);
     rc = skiff_plan_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
@@ -381,6 +413,9 @@ static int alltoallv_init_call(int large, const void *sendbuf, struct skiff_cnts
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_alltoall(sendbuf, 0, &sendcounts, &sdispls, sendtype, recvbuf, 0, &recvcounts,
+                                        &rdispls, recvtype, comm, SKIFF_PERSISTENT, request);
     rc = skiff_plan_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }
@@ -457,9 +492,15 @@ static int reduce_scatter_init_call(int large, const void *sendbuf, void *recvbu
     if ((rc = skiff_lcounts_of(large, comm, icounts, lcounts, &recvcounts, &owned)) ||
         (rc = skiff_check_ptr(recvcounts, "recvcounts"))) /* NULL would read as the _block form */
         return skiff_fail(comm, rc);
-    rc = skiff_plan_reduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm, &s);
+    if (skiff_comm_is_inter(comm)) {
+        rc = skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, 0, recvcounts, datatype, op, comm, SKIFF_PERSISTENT,
+                                            request);
+    } else {
+        rc = skiff_plan_reduce_scatter(sendbuf, recvbuf, recvcounts, 0, datatype, op, comm, &s);
+        rc = skiff_persist_make(comm, rc, s, request);
+    }
     free(owned);
-    return skiff_persist_make(comm, rc, s, request);
+    return rc;
 }
 
 int PMPI_Reduce_scatter_init(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
@@ -487,6 +528,9 @@ static int reduce_scatter_block_init_call(int large, const void *sendbuf, void *
     int rc = skiff_persist_check(comm, info, request);
     if (rc)
         return rc;
+    if (skiff_comm_is_inter(comm))
+        return skiff_mpi_inter_reduce_scatter(sendbuf, recvbuf, recvcount, NULL, datatype, op, comm,
+                                              SKIFF_PERSISTENT, request);
     rc = skiff_plan_reduce_scatter(sendbuf, recvbuf, NULL, recvcount, datatype, op, comm, &s);
     return skiff_persist_make(comm, rc, s, request);
 }

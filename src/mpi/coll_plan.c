@@ -74,7 +74,7 @@ void skiff_plan_out_done(struct skiff_sched *s, struct skiff_pk *u)
 void skiff_plan_v(struct skiff_sched *s, struct skiff_vplan *v, const void *buf, struct skiff_cnts counts,
                   struct skiff_dsps displs, const struct skiff_type *t, int mode, int keep)
 {
-    int n = s->comm->size;
+    int n = s->comm->peers; /* a block per process of the remote group on an intercommunicator */
     *v = (struct skiff_vplan){NULL, skiff_sched_scratch(s, 2 * (size_t)n * sizeof(size_t)), NULL, NULL, n};
     v->bd = v->bc + n;
     int direct = t->contiguous && mode != 2;
@@ -111,12 +111,18 @@ void skiff_plan_v_done(struct skiff_sched *s, const struct skiff_vplan *v)
     skiff_sched_round(s);
 }
 
-/* Intercommunicator collectives are blocking only (inter_coll.c). */
+struct skiff_sched *skiff_plan_new_any(struct skiff_comm *c, int *rc)
+{
+    struct skiff_sched *s = skiff_sched_new(c);
+    *rc = s ? MPI_SUCCESS : skiff_err(MPI_ERR_NO_MEM, "out of memory for a collective schedule");
+    return s;
+}
+
+/* The planners of coll_plan_calls.c build intracommunicator algorithms; intercommunicators have their own
+ * (inter_coll.c). */
 struct skiff_sched *skiff_plan_new(struct skiff_comm *c, int *rc)
 {
     if ((*rc = skiff_check_intra(c)) != MPI_SUCCESS)
         return NULL;
-    struct skiff_sched *s = skiff_sched_new(c);
-    *rc = s ? MPI_SUCCESS : skiff_err(MPI_ERR_NO_MEM, "out of memory for a collective schedule");
-    return s;
+    return skiff_plan_new_any(c, rc);
 }

@@ -39,7 +39,8 @@ void skiff_plan_out_done(struct skiff_sched *s, struct skiff_pk *u);
 void skiff_plan_unpack(struct skiff_sched *s, struct skiff_pk *u);
 
 /* The same for per-rank blocks (counts[i] elements at displacement displs[i]): data, and byte counts
- * and displacements into it. Like skiff_vstage_init's modes: 0 receive, 1 send (2: send through a
+ * and displacements into it, a block per process that point-to-point names (the remote group's on an
+ * intercommunicator). Like skiff_vstage_init's modes: 0 receive, 1 send (2: send through a
  * copy), 3 receive but block `keep` already holds data. */
 struct skiff_vplan {
     char *data;
@@ -54,6 +55,8 @@ void skiff_plan_v_done(struct skiff_sched *s, const struct skiff_vplan *v);
 /* A new schedule on c for a call that outlives itself; NULL (and *rc the error) on an intercommunicator
  * or without memory. */
 struct skiff_sched *skiff_plan_new(struct skiff_comm *c, int *rc);
+/* The same on an intra- or intercommunicator (the caller checked the rules of its kind). */
+struct skiff_sched *skiff_plan_new_any(struct skiff_comm *c, int *rc);
 
 /* Every collective call written into a new schedule, after the same argument checks as its blocking
  * form (an MPI error code; then no schedule was made). The schedule is complete but not closed: run it

@@ -2,7 +2,7 @@
  * of ints, a struct of two doubles with a gap, a vector of MPI_DOUBLE_INT pairs (MPI_MAXLOC, whose basic
  * type has padding of its own). Every reduction in every form: Reduce, Allreduce, Reduce_scatter(_block),
  * Scan, Exscan, blocking, nonblocking and persistent, with and without MPI_IN_PLACE, and MPI_Reduce_local;
- * Allreduce, Iallreduce and Reduce on an intercommunicator.
+ * Allreduce, Iallreduce, Allreduce_init and Reduce on an intercommunicator.
  * The gaps between the data must come through untouched, and a persistent reduction must reduce what its
  * buffers hold at each start.
  *
@@ -158,7 +158,7 @@ static const char *form_name[] = {"blocking", "nonblocking", "persistent"};
 
 /* The persistent form starts twice: first on other data, then on the right data written into the same
  * buffers (and recvbuf spoiled), which the second start must pick up. */
-static int allreduce_persistent(const struct layout *l, char *s, char *r, int n, int in_place)
+static int allreduce_persistent(const struct layout *l, char *s, char *r, int n, int in_place, MPI_Comm on)
 {
 #ifdef HAVE_PERSISTENT
     MPI_Request req;
@@ -166,7 +166,7 @@ static int allreduce_persistent(const struct layout *l, char *s, char *r, int n,
     char *other = make(l, n, 0, rank + 100);
     char *right = make(l, n, 0, rank);
     memcpy(in_place ? r : s, other, bytes);
-    int rc = MPI_Allreduce_init(in_place ? MPI_IN_PLACE : s, r, n, l->t, op_of(l), comm, MPI_INFO_NULL, &req);
+    int rc = MPI_Allreduce_init(in_place ? MPI_IN_PLACE : s, r, n, l->t, op_of(l), on, MPI_INFO_NULL, &req);
     if (rc == MPI_SUCCESS)
         rc = wait_if(MPI_Start(&req), &req);
     if (rc == MPI_SUCCESS) {
@@ -181,7 +181,7 @@ static int allreduce_persistent(const struct layout *l, char *s, char *r, int n,
     free(right);
     return rc;
 #else
-    (void)l, (void)s, (void)r, (void)n, (void)in_place;
+    (void)l, (void)s, (void)r, (void)n, (void)in_place, (void)on;
     return -1; /* no persistent collectives before MPI-4 */
 #endif
 }
@@ -198,7 +198,7 @@ static void allreduce(const struct layout *l, enum form f, int in_place)
     else if (f == NONBLOCKING)
         rc = wait_if(MPI_Iallreduce(sb, r, n, l->t, op_of(l), comm, &req), &req);
     else
-        rc = allreduce_persistent(l, s, r, n, in_place);
+        rc = allreduce_persistent(l, s, r, n, in_place, comm);
     if (rc != -1 && !refused(rc, l, "allreduce"))
         check(in_place ? "allreduce in place" : "allreduce", l, r, n, 0, 0, size - 1);
     free(s);
@@ -342,7 +342,7 @@ static void reduce_local(const struct layout *l)
 }
 
 /* On an intercommunicator of the even and the odd world ranks, every process gets the reduction of the
- * other group's data: Allreduce (blocking and not), and Reduce to world rank 0 (MPI_ROOT in its group). */
+ * other group's data: Allreduce (blocking, nonblocking, persistent), and Reduce to world rank 0 (MPI_ROOT in its group). */
 static void inter(const struct layout *l, MPI_Comm ic)
 {
     const int n = 3;
@@ -357,6 +357,11 @@ static void inter(const struct layout *l, MPI_Comm ic)
     rc = wait_if(MPI_Iallreduce(s, r, n, l->t, op_of(l), ic, &req), &req);
     if (!refused(rc, l, "intercommunicator iallreduce"))
         check("intercommunicator iallreduce", l, r, n, 0, 0, size - 1);
+    free(r);
+    r = make(l, n, 0, -1000);
+    rc = allreduce_persistent(l, s, r, n, 0, ic);
+    if (rc != -1 && !refused(rc, l, "intercommunicator allreduce_init"))
+        check("intercommunicator allreduce_init", l, r, n, 0, 0, size - 1);
     free(r);
     r = make(l, n, 0, -1000);
     int root = rank % 2 ? 0 : rank == 0 ? MPI_ROOT : MPI_PROC_NULL;

@@ -4,7 +4,15 @@
 
 #include <stdlib.h>
 
-/* Posted receives: one list in posting order, except on communicators that assert mpi_assert_no_any_tag,
+/* Both queues are kept per context id: a message can only match a receive of its own context, so each
+ * context's entries in arrival (posting) order are all the order MPI asks for, and a receive or an arrival
+ * on one communicator never walks past what waits on another (a library's duplicated communicator beside
+ * the application's traffic; bench/match_comms.c). Contexts share a list only when they share a bucket
+ * (ctx modulo NCTX: communicators' ids are 4 apart, so 64 communicators before two meet), which costs walks,
+ * never order. Per-context lists are also the state a lock per communicator would guard (docs/design.md,
+ * "Threads").
+ *
+ * Posted receives: one list per context in posting order, except on communicators that assert mpi_assert_no_any_tag,
  * whose receives go to a bucket chosen by (context, tag), or (failing that) mpi_assert_no_any_source,
  * whose receives go to a bucket chosen by (context, source). No receive there can match another tag (or
  * source), so the oldest match in the bucket is the oldest match of all, and a message finds it without
@@ -15,7 +23,13 @@ struct plist {
     struct skiff_request *head, *tail;
 };
 
-static struct plist posted;
+#define NCTX 256
+static struct plist posted[NCTX];
+
+static inline struct plist *posted_of(uint32_t ctx)
+{
+    return &posted[ctx % NCTX];
+}
 
 #define NBUCKETS 256
 enum { BY_TAG = 1, BY_SOURCE = 2 }; /* request->bucketed */
@@ -79,7 +93,7 @@ void skiff_posted_add(struct skiff_request *r)
         nbucketed++;
         return;
     }
-    list_append(&posted, r);
+    list_append(posted_of(r->ctx), r);
 }
 
 void skiff_posted_remove(struct skiff_request *r)
@@ -90,14 +104,18 @@ void skiff_posted_remove(struct skiff_request *r)
         nbucketed--;
         return;
     }
-    list_unlink(&posted, r);
+    list_unlink(posted_of(r->ctx), r);
 }
 
 static struct skiff_request *take_from(struct plist *l, uint32_t ctx, int src, int tag)
 {
     for (struct skiff_request *r = l->head; r; r = r->next) {
         if (skiff_match(ctx, src, tag, r->ctx, r->peer, r->tag)) {
-            skiff_posted_remove(r);
+            list_unlink(l, r); /* the list it is on: no need to find it again */
+            if (SKIFF_UNLIKELY(r->bucketed)) {
+                r->bucketed = 0;
+                nbucketed--;
+            }
             return r;
         }
     }
@@ -113,60 +131,69 @@ struct skiff_request *skiff_posted_take(uint32_t ctx, int src, int tag)
         if (r || (r = take_from(bucket_of(BY_SOURCE, ctx, src, tag), ctx, src, tag)))
             return r;
     }
-    return take_from(&posted, ctx, src, tag);
+    return take_from(posted_of(ctx), ctx, src, tag);
 }
 
-static struct {
+/* Unexpected messages: one list per context in arrival order, and their count. */
+struct ulist {
     struct skiff_unexp *head, *tail;
-    int count;
-} unexp;
+};
+static struct ulist unexp[NCTX];
+static int unexp_count;
 
 void skiff_unexp_add(struct skiff_unexp *u)
 {
+    struct ulist *l = &unexp[u->h.ctx % NCTX];
     u->next = NULL;
-    if (unexp.tail)
-        unexp.tail->next = u;
+    if (l->tail)
+        l->tail->next = u;
     else
-        unexp.head = u;
-    unexp.tail = u;
-    unexp.count++;
+        l->head = u;
+    l->tail = u;
+    unexp_count++;
     skiff_stats.unexp_msgs++;
-    if ((unsigned long long)unexp.count > skiff_stats.unexp_hwm)
-        skiff_stats.unexp_hwm = (unsigned long long)unexp.count;
+    if ((unsigned long long)unexp_count > skiff_stats.unexp_hwm)
+        skiff_stats.unexp_hwm = (unsigned long long)unexp_count;
 }
 
-static void unexp_unlink(struct skiff_unexp *u, struct skiff_unexp *prev)
+static void unexp_unlink(struct ulist *l, struct skiff_unexp *u, struct skiff_unexp *prev)
 {
     if (prev)
         prev->next = u->next;
     else
-        unexp.head = u->next;
-    if (unexp.tail == u)
-        unexp.tail = prev;
-    unexp.count--;
+        l->head = u->next;
+    if (l->tail == u)
+        l->tail = prev;
+    unexp_count--;
 }
 
 struct skiff_unexp *skiff_unexp_find(uint32_t ctx, int src, int tag, int take)
 {
+    if (!unexp_count) /* the usual case of a receive posted first: as cheap as one list */
+        return NULL;
+    struct ulist *l = &unexp[ctx % NCTX];
     struct skiff_unexp *prev = NULL;
-    for (struct skiff_unexp *u = unexp.head; u; prev = u, u = u->next) {
+    for (struct skiff_unexp *u = l->head; u; prev = u, u = u->next) {
         if (!skiff_match(u->h.ctx, u->h.src, u->h.tag, ctx, src, tag))
             continue;
         if (take)
-            unexp_unlink(u, prev);
+            unexp_unlink(l, u, prev);
         return u;
     }
     return NULL;
 }
 
+/* Rare (a cancelled send, the end of the job): every context's list is looked at. */
 struct skiff_unexp *skiff_unexp_take_awaiting(int peer, uint64_t sreq)
 {
-    struct skiff_unexp *prev = NULL;
-    for (struct skiff_unexp *u = unexp.head; u; prev = u, u = u->next) {
-        int awaits = u->h.type == SKIFF_MSG_RTS || (u->h.flags & SKIFF_MSG_F_SYNC);
-        if (awaits && (peer < 0 || (u->peer == peer && u->h.sreq == sreq))) {
-            unexp_unlink(u, prev);
-            return u;
+    for (int i = 0; unexp_count && i < NCTX; i++) {
+        struct skiff_unexp *prev = NULL;
+        for (struct skiff_unexp *u = unexp[i].head; u; prev = u, u = u->next) {
+            int awaits = u->h.type == SKIFF_MSG_RTS || (u->h.flags & SKIFF_MSG_F_SYNC);
+            if (awaits && (peer < 0 || (u->peer == peer && u->h.sreq == sreq))) {
+                unexp_unlink(&unexp[i], u, prev);
+                return u;
+            }
         }
     }
     return NULL;
@@ -174,20 +201,22 @@ struct skiff_unexp *skiff_unexp_take_awaiting(int peer, uint64_t sreq)
 
 int skiff_unexp_count(void)
 {
-    return unexp.count;
+    return unexp_count;
 }
 
 void skiff_match_finalize(void)
 {
-    while (unexp.head) {
-        struct skiff_unexp *u = unexp.head;
-        unexp.head = u->next;
-        free(u->data);
-        free(u);
+    for (int i = 0; i < NCTX; i++) {
+        while (unexp[i].head) {
+            struct skiff_unexp *u = unexp[i].head;
+            unexp[i].head = u->next;
+            free(u->data);
+            free(u);
+        }
+        unexp[i].tail = NULL;
+        posted[i].head = posted[i].tail = NULL;
     }
-    unexp.tail = NULL;
-    unexp.count = 0;
-    posted.head = posted.tail = NULL;
+    unexp_count = 0;
     for (int i = 0; i < NBUCKETS; i++) {
         by_tag[i].head = by_tag[i].tail = NULL;
         by_source[i].head = by_source[i].tail = NULL;

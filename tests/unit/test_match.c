@@ -1,4 +1,5 @@
-/* The matching engine: posting order, wildcards, contexts, unexpected queue order. */
+/* The matching engine: posting order, wildcards, contexts (also those that share one of the per-context
+ * lists), unexpected queue order, and the search for a sender's waiting message across all contexts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -57,13 +58,61 @@ static void removing_from_the_middle_keeps_the_rest(void **state)
     assert_null(skiff_posted_take(0, 0, 1));
 }
 
-static void add_unexp(int src, int tag)
+static struct skiff_unexp *add_unexp_on(uint32_t ctx, int src, int tag)
 {
     struct skiff_unexp *u = calloc(1, sizeof *u);
     u->h.src = src;
     u->h.tag = tag;
-    u->h.ctx = 0;
+    u->h.ctx = ctx;
     skiff_unexp_add(u);
+    return u;
+}
+
+static void add_unexp(int src, int tag)
+{
+    add_unexp_on(0, src, tag);
+}
+
+/* Contexts 256 apart share a list (match.c keeps 256): wildcards must still see their own context only,
+ * in order. And contexts 4 apart do not, whatever the number of lists. */
+static void contexts_sharing_a_list_never_mix(void **state)
+{
+    (void)state;
+    struct skiff_request *a = post(4, MPI_ANY_SOURCE, MPI_ANY_TAG), *b = post(260, MPI_ANY_SOURCE, MPI_ANY_TAG);
+    struct skiff_request *c = post(4, MPI_ANY_SOURCE, MPI_ANY_TAG), *d = post(8, MPI_ANY_SOURCE, MPI_ANY_TAG);
+    assert_ptr_equal(skiff_posted_take(260, 1, 1), b);
+    assert_null(skiff_posted_take(260, 1, 1));
+    assert_ptr_equal(skiff_posted_take(8, 1, 1), d);
+    assert_ptr_equal(skiff_posted_take(4, 1, 1), a);
+    assert_ptr_equal(skiff_posted_take(4, 1, 1), c);
+    struct skiff_unexp *u1 = add_unexp_on(516, 3, 1), *u2 = add_unexp_on(4, 3, 2), *u3 = add_unexp_on(260, 3, 3);
+    struct skiff_unexp *u4 = add_unexp_on(4, 3, 4);
+    assert_int_equal(skiff_unexp_count(), 4);
+    assert_ptr_equal(skiff_unexp_find(4, MPI_ANY_SOURCE, MPI_ANY_TAG, 1), u2);
+    assert_ptr_equal(skiff_unexp_find(4, MPI_ANY_SOURCE, MPI_ANY_TAG, 1), u4);
+    assert_null(skiff_unexp_find(4, MPI_ANY_SOURCE, MPI_ANY_TAG, 0));
+    assert_ptr_equal(skiff_unexp_find(260, 3, MPI_ANY_TAG, 1), u3);
+    assert_ptr_equal(skiff_unexp_find(516, MPI_ANY_SOURCE, 1, 1), u1);
+    assert_int_equal(skiff_unexp_count(), 0);
+    free(u1), free(u2), free(u3), free(u4);
+}
+
+/* A cancelled send looks for its RTS on every context; the end of the job drains them all. */
+static void awaiting_messages_are_found_on_any_context(void **state)
+{
+    (void)state;
+    struct skiff_unexp *eager = add_unexp_on(8, 1, 0), *r1 = add_unexp_on(12, 1, 0), *r2 = add_unexp_on(300, 1, 0);
+    r1->h.type = r2->h.type = SKIFF_MSG_RTS;
+    r1->peer = r2->peer = 1;
+    r1->h.sreq = 6;
+    r2->h.sreq = 7;
+    assert_ptr_equal(skiff_unexp_take_awaiting(1, 7), r2);
+    assert_null(skiff_unexp_take_awaiting(1, 8));
+    assert_ptr_equal(skiff_unexp_take_awaiting(-1, 0), r1);
+    assert_null(skiff_unexp_take_awaiting(-1, 0)); /* an eager message waits for nobody */
+    assert_int_equal(skiff_unexp_count(), 1);
+    assert_ptr_equal(skiff_unexp_find(8, 1, 0, 1), eager);
+    free(eager), free(r1), free(r2);
 }
 
 static void unexpected_messages_match_in_arrival_order(void **state)
@@ -96,6 +145,8 @@ int main(void)
         cmocka_unit_test_teardown(contexts_never_mix, teardown),
         cmocka_unit_test_teardown(removing_from_the_middle_keeps_the_rest, teardown),
         cmocka_unit_test_teardown(unexpected_messages_match_in_arrival_order, teardown),
+        cmocka_unit_test_teardown(contexts_sharing_a_list_never_mix, teardown),
+        cmocka_unit_test_teardown(awaiting_messages_are_found_on_any_context, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,10 +29,15 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 host=$(hostname)
-# Ports away from the defaults, so a real Slurm on the machine is not disturbed.
-base=$((20000 + $$ % 20000))
 mkdir -p "$dir/state" "$dir/spool" "$dir/munge"
-cat >"$dir/slurm.conf" <<CONF
+# Ports away from Slurm's defaults (a real Slurm on the machine is not disturbed) and below the kernel's
+# ephemeral range, where any test's outgoing or port-0 socket may already hold one (seen: slurmd's
+# "Address already in use" on 34620). write_conf ATTEMPT picks another pair for each attempt.
+eph_lo=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
+[ "$eph_lo" -gt 21000 ] 2>/dev/null || eph_lo=32768
+write_conf() {
+    base=$((20000 + ($$ + $1 * 7919) % (eph_lo - 20002)))
+    cat >"$dir/slurm.conf" <<CONF
 ClusterName=skiff
 SlurmctldHost=$host
 SlurmUser=root
@@ -59,6 +64,8 @@ ReturnToService=2
 NodeName=$host CPUs=$(nproc) State=UNKNOWN
 PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
 CONF
+}
+write_conf 0
 export SLURM_CONF=$dir/slurm.conf
 # Slurm's munge plugins talk to munged at its standard socket: use a munged already serving there,
 # else start one for the test.
@@ -75,13 +82,30 @@ if ! munge -n >/dev/null 2>&1; then
     done
 fi
 sleep 0.5
-/usr/sbin/slurmctld -D -i -f "$dir/slurm.conf" >"$dir/slurmctld.out" 2>&1 &
-pids="$pids $!"
-/usr/sbin/slurmd -D -f "$dir/slurm.conf" >"$dir/slurmd.out" 2>&1 &
-pids="$pids $!"
+daemons=""
+start_daemons() {
+    /usr/sbin/slurmctld -D -i -f "$dir/slurm.conf" >"$dir/slurmctld.out" 2>&1 &
+    daemons="$!"
+    /usr/sbin/slurmd -D -f "$dir/slurm.conf" >"$dir/slurmd.out" 2>&1 &
+    daemons="$daemons $!"
+    pids="$pids $daemons"
+}
+start_daemons
+attempt=0
 i=0 # polled for up to 40 s: a busy machine may take a while to start both daemons
 until sinfo -h -o %T 2>/dev/null | grep -qE '^(idle|mixed|allocated)'; do
     i=$((i + 1))
+    # A port taken after all (by a socket of another program): start again on another pair, twice at most.
+    if [ $attempt -lt 2 ] && grep -qs "Address already in use" "$dir"/slurmctld.out "$dir"/slurmd.out; then
+        attempt=$((attempt + 1))
+        echo "slurm.sh: port $base or $((base + 1)) is taken; starting again on other ports"
+        for p in $daemons; do kill -9 "$p" 2>/dev/null; done
+        for p in $daemons; do wait "$p" 2>/dev/null; done
+        rm -rf "$dir/state" "$dir/spool" "$dir"/*.log "$dir"/*.out && mkdir -p "$dir/state" "$dir/spool"
+        write_conf $attempt
+        start_daemons
+        i=0
+    fi
     if [ $i -gt 200 ]; then
         echo "slurm.sh: the cluster did not come up within 40 s; logs:"
         tail -n 20 "$dir"/slurmctld.log "$dir"/slurmd.log "$dir"/*.out "$dir/munge/munged.log" 2>/dev/null

@@ -15,7 +15,7 @@
 #include "util/arch.h"
 #include "util/log.h"
 
-const char *skiff_call = "MPI";
+__thread const char *skiff_call __attribute__((tls_model("initial-exec"))) = "MPI";
 
 #define SLOTS 127 /* class | slot << 7 stays within MPI_ERR_LASTCODE (0x3fff) */
 #define CLASS_BITS 7

@@ -9,8 +9,10 @@
 
 struct skiff_comm;
 
-/* The MPI call being executed, for messages; set at the top of every MPI_* entry point. */
-extern const char *skiff_call;
+/* The MPI call being executed, for messages; set at the top of every MPI_* entry point. Per thread:
+ * under MPI_THREAD_MULTIPLE each thread names its own call, with no setting aside while it waits
+ * (initial-exec: one %fs-relative access, as for skiff_mt_depth). */
+extern __thread const char *skiff_call __attribute__((tls_model("initial-exec")));
 
 int skiff_err(int errclass, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int skiff_err_class(int code);

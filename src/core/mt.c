@@ -19,14 +19,12 @@
 #include "core/core.h"
 #include "core/error.h"
 #include "core/progress.h"
-#include "core/trace.h"
 
 int skiff_mt_on;
 int skiff_mt_apps;
 int skiff_mt_mode;
 __thread int skiff_mt_main __attribute__((tls_model("initial-exec")));
 static atomic_int serial_inside; /* SERIALIZED: a thread is inside MPI */
-void (*skiff_mt_park_hook)(struct skiff_mt_parked *p, int park);
 
 atomic_int skiff_mt_word;
 static _Atomic uint32_t gate; /* bumped by every slow release: the progress thread's futex */
@@ -193,10 +191,6 @@ static void park(struct skiff_mt_parked *p)
 {
     p->depth = skiff_mt_depth;
     skiff_mt_depth = 0;
-    p->call = skiff_call;
-    p->trace_cur = skiff_trace_park();
-    if (skiff_mt_park_hook)
-        skiff_mt_park_hook(p, 1);
 }
 
 void skiff_mt_release(struct skiff_mt_parked *p)
@@ -209,10 +203,6 @@ void skiff_mt_reacquire(struct skiff_mt_parked *p)
 {
     take();
     skiff_mt_depth = p->depth;
-    skiff_call = p->call;
-    skiff_trace_unpark(p->trace_cur);
-    if (skiff_mt_park_hook)
-        skiff_mt_park_hook(p, 0);
 }
 
 /* Whatever completes a dozer's request rings it: a pass that moved something (skiff_mt_progressed), a

@@ -8,9 +8,9 @@
  *
  * A thread that waits inside MPI (core/progress.c) lets go of the lock entirely whenever a pass of the
  * progress engine found nothing, so other threads progress and complete its requests, and takes it back
- * before it looks at its own again. Everything the library keeps about "the call under way" in globals (the
- * call's name for messages, the profiler's and tracer's open call) is parked on the waiter's stack
- * meanwhile and put back after. */
+ * before it looks at its own again. Only its nesting of the lock is set aside meanwhile: what the library
+ * keeps about "the call under way" (the call's name for messages, the profiler's and tracer's open call)
+ * is thread-local. */
 #ifndef SKIFF_MT_H
 #define SKIFF_MT_H
 
@@ -97,17 +97,12 @@ static inline int skiff_mt_guard_enter(const char *call)
     __attribute__((cleanup(skiff_mt_leave), unused)) const int skiff_mt_held_ =                          \
         SKIFF_UNLIKELY(skiff_mt_mode) ? skiff_mt_guard_enter(call) : 0
 
-/* The per-call globals and the lock's nesting, parked while a waiting thread does not hold the lock. */
+/* The lock's nesting, set aside while a waiting thread does not hold the lock. What describes "the call
+ * under way" (its name for messages, the profiler's and the tracer's open call) is per thread, so other
+ * threads' calls during the wait leave it alone. */
 struct skiff_mt_parked {
     unsigned depth;
-    const char *call;
-    long trace_cur;
-    int prof_depth;
-    double prof_start;
 };
-
-/* The upper layer's per-call state (the profiler, mpi/profile.c), which the core cannot name. */
-extern void (*skiff_mt_park_hook)(struct skiff_mt_parked *p, int park);
 
 /* The asynchronous progress thread's way in (core/async.c). It never makes a holder hand the lock over
  * (a holder that waits in MPI makes progress itself): try_enter takes the lock only if it is free, and

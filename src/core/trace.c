@@ -29,11 +29,13 @@ static struct {
     int truncated;
     struct skiff_trace_rec *rec;
     size_t n, max;
-    long cur;                     /* the open CALL record, or -1 */
     uint64_t start;               /* ns, CLOCK_MONOTONIC, at the end of MPI_Init */
     const struct skiff_comm **seen; /* per context id / 2: the communicator last announced */
     size_t nseen;
-} tr = {.cur = -1};
+} tr;
+/* The open CALL record of this thread's outermost call, or -1 (per thread: under MPI_THREAD_MULTIPLE
+ * another thread's call may run while this one waits). */
+static __thread long tr_cur __attribute__((tls_model("initial-exec"))) = -1;
 
 static uint64_t mono_ns(void)
 {
@@ -51,8 +53,8 @@ static uint64_t now(void)
 static struct skiff_trace_rec *take(size_t k)
 {
     if (SKIFF_UNLIKELY(tr.n + k > tr.max)) {
-        if (!tr.truncated && tr.cur >= 0)
-            tr.rec[tr.cur].flags |= SKIFF_TRF_TRUNCATED;
+        if (!tr.truncated && tr_cur >= 0)
+            tr.rec[tr_cur].flags |= SKIFF_TRF_TRUNCATED;
         tr.truncated = 1;
         skiff_trace_on = 0;
         return NULL;
@@ -74,7 +76,7 @@ int skiff_trace_init(void)
         return -1;
     }
     tr.n = 0;
-    tr.cur = -1;
+    tr_cur = -1;
     tr.truncated = 0;
     tr.start = mono_ns();
     tr.enabled = 1;
@@ -103,47 +105,35 @@ void skiff_trace_call_begin(void)
         return;
     struct skiff_trace_rec *r = take(1);
     if (!r) {
-        tr.cur = -1;
+        tr_cur = -1;
         return;
     }
     r->kind = SKIFF_TR_CALL;
     r->peer = -1;
     r->t = now();
-    tr.cur = r - tr.rec;
+    tr_cur = r - tr.rec;
 }
 
 void skiff_trace_call_end(int call)
 {
-    if (tr.cur < 0)
+    if (tr_cur < 0)
         return;
-    struct skiff_trace_rec *r = &tr.rec[tr.cur];
+    struct skiff_trace_rec *r = &tr.rec[tr_cur];
     r->call = (uint16_t)call;
     r->x = now();
-    tr.cur = -1;
-}
-
-long skiff_trace_park(void)
-{
-    long cur = tr.cur;
-    tr.cur = -1;
-    return cur;
-}
-
-void skiff_trace_unpark(long cur)
-{
-    tr.cur = cur;
+    tr_cur = -1;
 }
 
 void skiff_trace_call_bytes(size_t bytes)
 {
-    if (tr.cur >= 0)
-        tr.rec[tr.cur].bytes += bytes;
+    if (tr_cur >= 0)
+        tr.rec[tr_cur].bytes += bytes;
 }
 
 void skiff_trace_call_root(int root)
 {
-    if (tr.cur >= 0)
-        tr.rec[tr.cur].peer = root;
+    if (tr_cur >= 0)
+        tr.rec[tr_cur].peer = root;
 }
 
 /* Announces c (its context id, size and members' world ranks) the first time a record names it, and
@@ -187,7 +177,7 @@ static int announce(const struct skiff_comm *c)
 /* A message record inside the open call (messages outside any recorded call are not kept). */
 static struct skiff_trace_rec *msg_rec(const struct skiff_comm *c, int kind)
 {
-    if (tr.cur < 0 || (c && announce(c)))
+    if (tr_cur < 0 || (c && announce(c)))
         return NULL;
     struct skiff_trace_rec *r = take(1);
     if (r) {
@@ -290,7 +280,7 @@ void skiff_trace_finalize(void)
 {
     if (!tr.enabled)
         return;
-    long fin = tr.cur;
+    long fin = tr_cur;
     skiff_trace_call_end(SKIFF_PC_MPI_Finalize); /* MPI_Finalize's own record: where the trace ends */
     if (fin >= 0)
         tr.rec[fin].x = tr.rec[fin].t;

@@ -36,11 +36,6 @@ void skiff_trace_call_begin(void);
 void skiff_trace_call_end(int call);
 void skiff_trace_call_bytes(size_t bytes);
 void skiff_trace_call_root(int root);
-/* MPI_THREAD_MULTIPLE (core/mt.h): a waiting thread's open call record, set aside while other threads'
- * calls run, and put back. */
-long skiff_trace_park(void);
-void skiff_trace_unpark(long cur);
-
 /* From the core. */
 void skiff_trace_send(const struct skiff_comm *c, uint32_t ctx, int world_peer, int tag, size_t bytes,
                       const struct skiff_request *r, int rndv, int sync);

@@ -30,8 +30,11 @@ const char *const skiff_prof_names[SKIFF_PC_COUNT] = {
 };
 
 static struct skiff_prof_stat table[SKIFF_PC_COUNT];
-static int depth;          /* MPI calls under way: more than one only inside callbacks */
-static double call_start;  /* when the outermost call began */
+/* Per thread (MPI_THREAD_MULTIPLE: each thread's calls are its own, also while another thread's call
+ * runs during its wait): MPI calls under way, more than one only inside callbacks, and when the
+ * outermost began. Its time still counts the whole wait. */
+static __thread int depth __attribute__((tls_model("initial-exec")));
+static __thread double call_start __attribute__((tls_model("initial-exec")));
 static double init_start;  /* when MPI_Init was called: the start of the wall time */
 
 static void add_time(struct skiff_prof_stat *st, double t)
@@ -101,23 +104,8 @@ size_t skiff_prof_vbytes_c(const MPI_Count counts[], MPI_Datatype dt, MPI_Comm c
     return sum;
 }
 
-/* MPI_THREAD_MULTIPLE: while a thread waits without the lock, other threads' calls are outermost calls
- * of their own, so its open call is set aside (core/mt.h). Its time still counts the whole wait. */
-static void park(struct skiff_mt_parked *p, int parking)
-{
-    if (parking) {
-        p->prof_depth = depth;
-        p->prof_start = call_start;
-        depth = 0;
-    } else {
-        depth = p->prof_depth;
-        call_start = p->prof_start;
-    }
-}
-
 void skiff_prof_init(enum skiff_prof_call id, double t_enter)
 {
-    skiff_mt_park_hook = park;
     int tracing = skiff_cfg.trace && skiff_trace_init() == 0;
     if (!skiff_cfg.profile && !tracing)
         return;

@@ -183,14 +183,15 @@ struct skiff_unexp *skiff_unexp_find(uint32_t ctx, int src, int tag, int take)
     return NULL;
 }
 
-/* Rare (a cancelled send, the end of the job): every context's list is looked at. */
-struct skiff_unexp *skiff_unexp_take_awaiting(int peer, uint64_t sreq)
+/* A withdrawn send is looked for in its context's list; the end of the job (peer < 0) looks at all. */
+struct skiff_unexp *skiff_unexp_take_awaiting(int peer, uint32_t ctx, uint64_t sreq)
 {
-    for (int i = 0; unexp_count && i < NCTX; i++) {
+    int first = peer < 0 ? 0 : (int)(ctx % NCTX), last = peer < 0 ? NCTX - 1 : first;
+    for (int i = first; unexp_count && i <= last; i++) {
         struct skiff_unexp *prev = NULL;
         for (struct skiff_unexp *u = unexp[i].head; u; prev = u, u = u->next) {
             int awaits = u->h.type == SKIFF_MSG_RTS || (u->h.flags & SKIFF_MSG_F_SYNC);
-            if (awaits && (peer < 0 || (u->peer == peer && u->h.sreq == sreq))) {
+            if (awaits && (peer < 0 || (u->peer == peer && u->h.ctx == ctx && u->h.sreq == sreq))) {
                 unexp_unlink(&unexp[i], u, prev);
                 return u;
             }

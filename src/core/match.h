@@ -29,8 +29,8 @@ void skiff_unexp_add(struct skiff_unexp *u);
 /* The oldest matching unexpected message; removed when take is 1. */
 struct skiff_unexp *skiff_unexp_find(uint32_t ctx, int src, int tag, int take);
 /* The oldest unexpected message whose sender waits for an answer (an RTS or a synchronous eager),
- * removed; only from peer with sender request sreq unless peer < 0. NULL if none. */
-struct skiff_unexp *skiff_unexp_take_awaiting(int peer, uint64_t sreq);
+ * removed; only the one from peer on context ctx with sender request sreq unless peer < 0. NULL if none. */
+struct skiff_unexp *skiff_unexp_take_awaiting(int peer, uint32_t ctx, uint64_t sreq);
 int skiff_unexp_count(void);
 void skiff_match_finalize(void);
 

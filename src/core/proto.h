@@ -36,7 +36,7 @@ struct skiff_hdr {
     uint16_t version;
     int32_t src;   /* sender's rank in the communicator */
     int32_t tag;
-    uint32_t ctx;  /* communicator context id */
+    uint32_t ctx;  /* communicator context id: of the message, or of the one a control message answers */
     uint64_t len;  /* message bytes (EAGER, RTS) or piece bytes (DATA) */
     uint64_t sreq; /* sender's request id (RTS, sync EAGER, CTS, FIN, ACK) */
     uint64_t rreq; /* receiver's request id (CTS, DATA) */

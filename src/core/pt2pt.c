@@ -77,13 +77,16 @@ static int xmit(int peer, const struct skiff_hdr *h, const void *payload, size_t
     return 0;
 }
 
-static void send_ctrl(int peer, int type, uint64_t sreq, uint64_t rreq)
+/* Every control message names the context of the message it answers (or withdraws), as EAGER and RTS do:
+ * what a lock per communicator would need to find its communicator (docs/per-communicator-locks.md). */
+static void send_ctrl(int peer, int type, uint32_t ctx, uint64_t sreq, uint64_t rreq)
 {
     /* Closing: our goodbye may be out already, after which nothing may follow it; peers learn that
      * we finalized from the goodbye or our state instead. */
     if (SKIFF_UNLIKELY(pp.finalizing == 2))
         return;
-    struct skiff_hdr h = {.type = (uint8_t)type, .version = SKIFF_PROTO_VERSION, .sreq = sreq, .rreq = rreq};
+    struct skiff_hdr h = {.type = (uint8_t)type, .version = SKIFF_PROTO_VERSION, .ctx = ctx, .sreq = sreq,
+                          .rreq = rreq};
     xmit(peer, &h, NULL, 0, NULL);
 }
 
@@ -232,7 +235,7 @@ static void deliver_eager(struct skiff_request *r, int peer, const struct skiff_
     if (r->st_bytes)
         memcpy(r->buf, payload, r->st_bytes);
     if (h->flags & SKIFF_MSG_F_SYNC)
-        send_ctrl(peer, SKIFF_MSG_ACK, h->sreq, 0);
+        send_ctrl(peer, SKIFF_MSG_ACK, h->ctx, h->sreq, 0);
     skiff_req_complete(r);
 }
 
@@ -249,7 +252,7 @@ static void start_rndv_recv(struct skiff_request *r, int peer, const struct skif
             if (rc && r->st_error == MPI_SUCCESS)
                 r->st_error = skiff_err(MPI_ERR_OTHER, "single-copy read of %zu bytes from rank %d failed: %s",
                                         r->st_bytes, h->src, strerror(-rc));
-            send_ctrl(peer, SKIFF_MSG_FIN, h->sreq, 0);
+            send_ctrl(peer, SKIFF_MSG_FIN, h->ctx, h->sreq, 0);
             skiff_req_complete(r);
             return;
         }
@@ -257,7 +260,7 @@ static void start_rndv_recv(struct skiff_request *r, int peer, const struct skif
     r->state = SKIFF_RS_RECV_DATA;
     r->remote = h->sreq;
     r->done = 0;
-    send_ctrl(peer, SKIFF_MSG_CTS, h->sreq, skiff_req_id(r));
+    send_ctrl(peer, SKIFF_MSG_CTS, h->ctx, h->sreq, skiff_req_id(r));
 }
 
 static void stash(int peer, const struct skiff_hdr *h, const void *payload, size_t plen)
@@ -361,12 +364,12 @@ static void on_drop(int peer, const struct skiff_hdr *h)
 
 /* A sender gave up on sreq. Unmatched, it is dropped and the sender told so; matched, our CTS, FIN or
  * ACK for it is already on its way, which answers the sender. */
-static void answer_withdraw(int peer, uint64_t sreq)
+static void answer_withdraw(int peer, uint32_t ctx, uint64_t sreq)
 {
-    struct skiff_unexp *u = skiff_unexp_take_awaiting(peer, sreq);
+    struct skiff_unexp *u = skiff_unexp_take_awaiting(peer, ctx, sreq);
     if (!u)
         return;
-    send_ctrl(peer, SKIFF_MSG_DROP, sreq, 0);
+    send_ctrl(peer, SKIFF_MSG_DROP, ctx, sreq, 0);
     free(u->data);
     free(u);
 }
@@ -383,7 +386,7 @@ void skiff_core_incoming(int peer, const struct skiff_hdr *h, const void *payloa
         if ((r = skiff_posted_take(h->ctx, h->src, h->tag)))
             deliver_eager(r, peer, h, payload);
         else if (SKIFF_UNLIKELY(pp.finalizing == 1 && (h->flags & SKIFF_MSG_F_SYNC)))
-            send_ctrl(peer, SKIFF_MSG_DROP, h->sreq, 0);
+            send_ctrl(peer, SKIFF_MSG_DROP, h->ctx, h->sreq, 0);
         else
             stash(peer, h, payload, plen);
         break;
@@ -393,7 +396,7 @@ void skiff_core_incoming(int peer, const struct skiff_hdr *h, const void *payloa
         if ((r = skiff_posted_take(h->ctx, h->src, h->tag)))
             start_rndv_recv(r, peer, h);
         else if (SKIFF_UNLIKELY(pp.finalizing == 1))
-            send_ctrl(peer, SKIFF_MSG_DROP, h->sreq, 0);
+            send_ctrl(peer, SKIFF_MSG_DROP, h->ctx, h->sreq, 0);
         else
             stash(peer, h, NULL, 0);
         break;
@@ -413,7 +416,7 @@ void skiff_core_incoming(int peer, const struct skiff_hdr *h, const void *payloa
         on_drop(peer, h);
         break;
     case SKIFF_MSG_WITHDRAW:
-        answer_withdraw(peer, h->sreq);
+        answer_withdraw(peer, h->ctx, h->sreq);
         break;
     default:
         protocol_error(peer, "unknown message type", h->type);
@@ -601,8 +604,8 @@ static int push_streams(void)
         const struct skiff_transport *t = skiff_transport_for(s->world_peer);
         while (s->done < s->bytes) {
             size_t piece = s->bytes - s->done < t->max_piece ? s->bytes - s->done : t->max_piece;
-            struct skiff_hdr h = {.type = SKIFF_MSG_DATA, .version = SKIFF_PROTO_VERSION, .len = piece,
-                                  .rreq = s->remote, .aux = s->done,
+            struct skiff_hdr h = {.type = SKIFF_MSG_DATA, .version = SKIFF_PROTO_VERSION, .ctx = s->ctx,
+                                  .len = piece, .rreq = s->remote, .aux = s->done,
                                   .flags = s->done + piece == s->bytes ? SKIFF_MSG_F_LAST : 0};
             if (t->send(s->world_peer, &h, (const char *)s->buf + s->done, piece) != 0)
                 break;
@@ -649,7 +652,7 @@ static void drop_matched(struct skiff_request *m, void *arg)
         return;
     struct skiff_unexp *u = m->matched;
     if (u->h.type == SKIFF_MSG_RTS || (u->h.flags & SKIFF_MSG_F_SYNC))
-        send_ctrl(u->peer, SKIFF_MSG_DROP, u->h.sreq, 0);
+        send_ctrl(u->peer, SKIFF_MSG_DROP, u->h.ctx, u->h.sreq, 0);
     free(u->data);
     free(u);
     skiff_req_release(m);
@@ -660,8 +663,8 @@ void skiff_pt2pt_finalize_begin(void)
     pp.finalizing = 1;
     skiff_req_foreach(drop_matched, NULL);
     struct skiff_unexp *u;
-    while ((u = skiff_unexp_take_awaiting(-1, 0)) != NULL) {
-        send_ctrl(u->peer, SKIFF_MSG_DROP, u->h.sreq, 0);
+    while ((u = skiff_unexp_take_awaiting(-1, 0, 0)) != NULL) {
+        send_ctrl(u->peer, SKIFF_MSG_DROP, u->h.ctx, u->h.sreq, 0);
         free(u->data);
         free(u);
     }
@@ -687,7 +690,7 @@ static void withdraw(struct skiff_request *r, void *arg)
                 "communicator %s; asking rank %d to drop it if it has not matched it",
                 *waited, r->bytes, r->peer, r->tag, r->comm ? skiff_comm_label(r->comm) : "?", r->peer);
     r->withdrawn = 1;
-    send_ctrl(r->world_peer, SKIFF_MSG_WITHDRAW, skiff_req_id(r), 0);
+    send_ctrl(r->world_peer, SKIFF_MSG_WITHDRAW, r->ctx, skiff_req_id(r), 0);
 }
 
 void skiff_pt2pt_withdraw_all(double waited)

@@ -6,6 +6,7 @@
  *   withdraw   the receiver sees the message (probe), lets the sender finalize and stays in MPI:
  *              skiff's sender waits SKIFF_FINALIZE_TIMEOUT (set to 0 here), then withdraws the send,
  *              and the receiver's probe no longer finds it. Other MPIs: the receiver just finalizes.
+ *              On a duplicate of MPI_COMM_WORLD, so the withdrawal must name the right context.
  *   unwaited   the receiver matches a rendezvous message with MPI_Irecv but finalizes without waiting.
  *   blocking   skiff only (MPICH and Open MPI hang): a blocking rendezvous send to a receiver that
  *              finalizes without receiving returns an error (MPI_ERRORS_RETURN here) that says so.
@@ -30,13 +31,13 @@ static int is_skiff(void)
 /* Waits (pausing, see tu_poll_pause) until a message with TAG from src is there (want 1) or gone
  * (want 0). A probe that finds its message need not look for news, so a probe for a tag nobody sends
  * keeps the library moving while we wait for the message to go. */
-static void probe_until(int src, int want)
+static void probe_until(int src, int want, MPI_Comm comm)
 {
     int flag = !want, none;
     unsigned polls = 0;
     while (flag != want) {
-        MPI_Iprobe(src, TAG + 99, MPI_COMM_WORLD, &none, MPI_STATUS_IGNORE);
-        MPI_Iprobe(src, TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        MPI_Iprobe(src, TAG + 99, comm, &none, MPI_STATUS_IGNORE);
+        MPI_Iprobe(src, TAG, comm, &flag, MPI_STATUS_IGNORE);
         if (flag != want)
             tu_poll_pause(&polls);
     }
@@ -64,15 +65,17 @@ int main(int argc, char **argv)
         MPI_Isend(big, BIG, MPI_CHAR, rank + 1, TAG + 1, MPI_COMM_WORLD, &r); /* never completed */
     } else if (strcmp(mode, "withdraw") == 0) {
         int go = 1;
+        MPI_Comm dup; /* left to MPI_Finalize */
+        MPI_Comm_dup(MPI_COMM_WORLD, &dup);
         if (sender) {
-            MPI_Isend(big, BIG, MPI_CHAR, rank + 1, TAG, MPI_COMM_WORLD, &r);
+            MPI_Isend(big, BIG, MPI_CHAR, rank + 1, TAG, dup, &r);
             MPI_Request_free(&r);
             MPI_Recv(&go, 1, MPI_INT, rank + 1, TAG + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         } else if (receiver) {
-            probe_until(rank - 1, 1);
+            probe_until(rank - 1, 1, dup);
             MPI_Send(&go, 1, MPI_INT, rank - 1, TAG + 1, MPI_COMM_WORLD);
             if (is_skiff())
-                probe_until(rank - 1, 0);
+                probe_until(rank - 1, 0, dup);
         }
     } else if (strcmp(mode, "unwaited") == 0) {
         if (sender) {

@@ -97,7 +97,7 @@ static void contexts_sharing_a_list_never_mix(void **state)
     free(u1), free(u2), free(u3), free(u4);
 }
 
-/* A cancelled send looks for its RTS on every context; the end of the job drains them all. */
+/* A withdrawn send is looked for on its own context only; the end of the job drains every context. */
 static void awaiting_messages_are_found_on_any_context(void **state)
 {
     (void)state;
@@ -106,10 +106,11 @@ static void awaiting_messages_are_found_on_any_context(void **state)
     r1->peer = r2->peer = 1;
     r1->h.sreq = 6;
     r2->h.sreq = 7;
-    assert_ptr_equal(skiff_unexp_take_awaiting(1, 7), r2);
-    assert_null(skiff_unexp_take_awaiting(1, 8));
-    assert_ptr_equal(skiff_unexp_take_awaiting(-1, 0), r1);
-    assert_null(skiff_unexp_take_awaiting(-1, 0)); /* an eager message waits for nobody */
+    assert_ptr_equal(skiff_unexp_take_awaiting(1, 300, 7), r2);
+    assert_null(skiff_unexp_take_awaiting(1, 12, 8));
+    assert_null(skiff_unexp_take_awaiting(1, 268, 6)); /* r1's sreq, another context of r1's list */
+    assert_ptr_equal(skiff_unexp_take_awaiting(-1, 0, 0), r1);
+    assert_null(skiff_unexp_take_awaiting(-1, 0, 0)); /* an eager message waits for nobody */
     assert_int_equal(skiff_unexp_count(), 1);
     assert_ptr_equal(skiff_unexp_find(8, 1, 0, 1), eager);
     free(eager), free(r1), free(r2);

@@ -96,26 +96,27 @@ void skiff_posted_add(struct skiff_request *r)
     list_append(posted_of(r->ctx), r);
 }
 
-void skiff_posted_remove(struct skiff_request *r)
+/* Takes r off l, the list it is on. */
+static void posted_unlink(struct plist *l, struct skiff_request *r)
 {
+    list_unlink(l, r);
     if (SKIFF_UNLIKELY(r->bucketed)) {
-        list_unlink(bucket_of(r->bucketed, r->ctx, r->peer, r->tag), r);
         r->bucketed = 0;
         nbucketed--;
-        return;
     }
-    list_unlink(posted_of(r->ctx), r);
+}
+
+void skiff_posted_remove(struct skiff_request *r)
+{
+    posted_unlink(SKIFF_UNLIKELY(r->bucketed) ? bucket_of(r->bucketed, r->ctx, r->peer, r->tag) : posted_of(r->ctx),
+                  r);
 }
 
 static struct skiff_request *take_from(struct plist *l, uint32_t ctx, int src, int tag)
 {
     for (struct skiff_request *r = l->head; r; r = r->next) {
         if (skiff_match(ctx, src, tag, r->ctx, r->peer, r->tag)) {
-            list_unlink(l, r); /* the list it is on: no need to find it again */
-            if (SKIFF_UNLIKELY(r->bucketed)) {
-                r->bucketed = 0;
-                nbucketed--;
-            }
+            posted_unlink(l, r); /* the list it was found on: no need to find it again */
             return r;
         }
     }
@@ -141,9 +142,14 @@ struct ulist {
 static struct ulist unexp[NCTX];
 static int unexp_count;
 
+static inline struct ulist *unexp_of(uint32_t ctx)
+{
+    return &unexp[ctx % NCTX];
+}
+
 void skiff_unexp_add(struct skiff_unexp *u)
 {
-    struct ulist *l = &unexp[u->h.ctx % NCTX];
+    struct ulist *l = unexp_of(u->h.ctx);
     u->next = NULL;
     if (l->tail)
         l->tail->next = u;
@@ -171,7 +177,7 @@ struct skiff_unexp *skiff_unexp_find(uint32_t ctx, int src, int tag, int take)
 {
     if (!unexp_count) /* the usual case of a receive posted first: as cheap as one list */
         return NULL;
-    struct ulist *l = &unexp[ctx % NCTX];
+    struct ulist *l = unexp_of(ctx);
     struct skiff_unexp *prev = NULL;
     for (struct skiff_unexp *u = l->head; u; prev = u, u = u->next) {
         if (!skiff_match(u->h.ctx, u->h.src, u->h.tag, ctx, src, tag))
@@ -186,13 +192,13 @@ struct skiff_unexp *skiff_unexp_find(uint32_t ctx, int src, int tag, int take)
 /* A withdrawn send is looked for in its context's list; the end of the job (peer < 0) looks at all. */
 struct skiff_unexp *skiff_unexp_take_awaiting(int peer, uint32_t ctx, uint64_t sreq)
 {
-    int first = peer < 0 ? 0 : (int)(ctx % NCTX), last = peer < 0 ? NCTX - 1 : first;
-    for (int i = first; unexp_count && i <= last; i++) {
+    struct ulist *first = peer < 0 ? unexp : unexp_of(ctx), *last = peer < 0 ? unexp + NCTX - 1 : first;
+    for (struct ulist *l = first; unexp_count && l <= last; l++) {
         struct skiff_unexp *prev = NULL;
-        for (struct skiff_unexp *u = unexp[i].head; u; prev = u, u = u->next) {
+        for (struct skiff_unexp *u = l->head; u; prev = u, u = u->next) {
             int awaits = u->h.type == SKIFF_MSG_RTS || (u->h.flags & SKIFF_MSG_F_SYNC);
             if (awaits && (peer < 0 || (u->peer == peer && u->h.ctx == ctx && u->h.sreq == sreq))) {
-                unexp_unlink(&unexp[i], u, prev);
+                unexp_unlink(l, u, prev);
                 return u;
             }
         }

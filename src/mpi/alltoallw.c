@@ -137,11 +137,7 @@ static int alltoallw_call(int large, const void *sendbuf, struct skiff_cnts send
                                                 : prof_wbytes(sendcounts, sendtypes, comm));
     int rc = skiff_plan_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
                                   comm, &s);
-    if (!rc) {
-        rc = skiff_sched_run(s, NULL);
-        free(s);
-    }
-    return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
+    return skiff_blocking_run(comm, rc, s);
 }
 
 int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],

@@ -111,6 +111,15 @@ void skiff_plan_v_done(struct skiff_sched *s, const struct skiff_vplan *v)
     skiff_sched_round(s);
 }
 
+int skiff_blocking_run(MPI_Comm comm, int rc, struct skiff_sched *s)
+{
+    if (!rc) {
+        rc = skiff_sched_run(s, NULL);
+        free(s);
+    }
+    return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
+}
+
 struct skiff_sched *skiff_plan_new_any(struct skiff_comm *c, int *rc)
 {
     struct skiff_sched *s = skiff_sched_new(c);

@@ -106,6 +106,9 @@ int skiff_plan_scan(const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Dat
 /* A nonblocking call's end: runs s (after rc, the planner's result, says it was made) and gives the
  * request's handle, or raises the error on comm. */
 int skiff_nb_start(MPI_Comm comm, int rc, struct skiff_sched *s, MPI_Request *request);
+/* A blocking call's end, for a schedule made by a planner: runs s to completion and frees it, or raises
+ * the planner's error rc on comm. */
+int skiff_blocking_run(MPI_Comm comm, int rc, struct skiff_sched *s);
 
 /* A persistent (_init) call's first checks: the request pointer, then the info (the error raised on comm). */
 int skiff_persist_check(MPI_Comm comm, MPI_Info info, const MPI_Request *request);

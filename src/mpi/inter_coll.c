@@ -61,11 +61,7 @@ static int end(MPI_Comm comm, int rc, struct skiff_sched *s, enum skiff_coll_for
         return skiff_persist_make(comm, rc, s, request);
     if (form == SKIFF_NONBLOCKING)
         return skiff_nb_start(comm, rc, s, request);
-    if (!rc) {
-        rc = skiff_sched_run(s, NULL);
-        free(s);
-    }
-    return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;
+    return skiff_blocking_run(comm, rc, s);
 }
 
 int skiff_mpi_inter_barrier(MPI_Comm comm, enum skiff_coll_form form, MPI_Request *request)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <wchar.h>
+#include "util/refcount.h"
 
 #define PREDEF_BASE 0x200
 #define PREDEF_COUNT 0x100
@@ -212,13 +213,13 @@ void skiff_type_ref(const struct skiff_type *t)
 {
     struct skiff_type *m = mut(t);
     if (m)
-        m->refs++;
+        skiff_ref_inc(&m->refs);
 }
 
 void skiff_type_unref(const struct skiff_type *t)
 {
     struct skiff_type *m = mut(t);
-    if (m && --m->refs == 0)
+    if (m && skiff_ref_dec(&m->refs))
         skiff_type_release(m);
 }
 

@@ -8,6 +8,7 @@
 #include "core/objpool.h"
 #include "util/arch.h"
 #include "util/log.h"
+#include "util/refcount.h"
 
 static struct skiff_objpool pool = SKIFF_OBJPOOL_INIT(struct skiff_errhandler);
 
@@ -55,13 +56,13 @@ void skiff_eh_retain(MPI_Errhandler h)
 {
     struct skiff_errhandler *e = skiff_eh_user(h);
     if (e)
-        e->refs++;
+        skiff_ref_inc(&e->refs);
 }
 
 void skiff_eh_release(MPI_Errhandler h)
 {
     struct skiff_errhandler *e = skiff_eh_user(h);
-    if (e && --e->refs == 0)
+    if (e && skiff_ref_dec(&e->refs))
         skiff_objpool_put(&pool, e); /* zeroes the magic */
 }
 
@@ -120,7 +121,7 @@ int skiff_eh_invoke(MPI_Errhandler eh, enum skiff_eh_kind kind, void *object, co
         fatal(eh, kind, label, code);
     /* The handler may free the last reference (MPI_Errhandler_free inside it, or freeing the object):
      * keep it alive for the call. */
-    e->refs++;
+    skiff_ref_inc(&e->refs);
     int arg = code;
     call_user(e, object, &arg);
     skiff_eh_release(eh);

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/objpool.h"
 #include "util/arch.h"
+#include "util/refcount.h"
 
 /* Types by the ops they admit (MPI-4.1 section 6.9.2). X(handle, C type). */
 #define INT_TYPES(X)                                                                                    \
@@ -211,7 +212,7 @@ struct skiff_op *skiff_op_create(MPI_User_function *fn, MPI_User_function_c *fn_
 
 static void unref(struct skiff_op *o)
 {
-    if (--o->refs == 0)
+    if (skiff_ref_dec(&o->refs))
         skiff_objpool_put(&pool, o); /* zeroes the magic */
 }
 
@@ -225,7 +226,7 @@ int skiff_op_retain(MPI_Op op)
 {
     struct skiff_op *o = op_object(op);
     if (o)
-        o->refs++;
+        skiff_ref_inc(&o->refs);
     return o != NULL;
 }
 

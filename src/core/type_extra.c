@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "util/refcount.h"
 
 /* Predefined handles are 0x200 + index in datatype.c's table, whose entries keep their handle in basic. */
 #define PREDEF_BASE 0x200
@@ -34,7 +35,7 @@ struct skiff_type_extra *skiff_type_extra(const struct skiff_type *t, int create
 
 static void contents_unref(struct skiff_type_contents *c)
 {
-    if (!c || --c->refs > 0)
+    if (!c || !skiff_ref_dec(&c->refs))
         return;
     for (int i = 0; i < c->nd; i++)
         if (!skiff_type_fixed(c->types[i].t))
@@ -143,7 +144,7 @@ int skiff_type_copy_for_user(const struct skiff_type_sub *s, MPI_Datatype *out)
         return rc;
     struct skiff_type_contents *c = s->t->extra ? s->t->extra->contents : NULL;
     if (c) {
-        c->refs++;
+        skiff_ref_inc(&c->refs);
         if ((rc = attach(n, c))) {
             skiff_type_free(n);
             return rc;

@@ -20,9 +20,11 @@ __thread const char *skiff_call __attribute__((tls_model("initial-exec"))) = "MP
 #define SLOTS 127 /* class | slot << 7 stays within MPI_ERR_LASTCODE (0x3fff) */
 #define CLASS_BITS 7
 
+/* Messages of recent errors, one slot each. A thread claims its slot with one atomic add and writes only
+ * there, so errors raised at once in several threads do not share a slot (up to SLOTS of them). */
 static struct {
     char msg[SLOTS][MPI_MAX_ERROR_STRING];
-    int next;
+    unsigned next;
 } ring;
 
 /* One row per class: the text MPI_Error_string gives for a bare class. */
@@ -73,8 +75,7 @@ static const char *class_text(int cls)
 
 int skiff_err(int errclass, const char *fmt, ...)
 {
-    int slot = ring.next;
-    ring.next = (ring.next + 1) % SLOTS;
+    int slot = (int)(__atomic_fetch_add(&ring.next, 1, __ATOMIC_RELAXED) % SLOTS);
     char *m = ring.msg[slot];
     int n = snprintf(m, MPI_MAX_ERROR_STRING, "%s on rank %d: ", skiff_call, skiff.rank);
     va_list ap;

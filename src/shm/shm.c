@@ -101,16 +101,33 @@ static socklen_t wake_addr(int world_rank, struct sockaddr_un *a)
     return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
 }
 
+/* Created on the first poke: only ranks with peers on other nodes sleep in epoll and need one. Two
+ * threads that send at once may both create one; the first to publish it wins and the other closes its
+ * own, so the socket needs no lock (docs/per-communicator-locks.md, step 2). */
+static int poke_socket(void)
+{
+    int fd = __atomic_load_n(&shm.poke_fd, __ATOMIC_ACQUIRE);
+    if (fd >= 0)
+        return fd;
+    int mine = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (mine < 0)
+        return -1;
+    int none = -1;
+    if (__atomic_compare_exchange_n(&shm.poke_fd, &none, mine, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return mine;
+    close(mine);
+    return none;
+}
+
 static void poke(int peer)
 {
     struct sockaddr_un a;
     socklen_t len = wake_addr(shm.world[peer], &a);
     char one = 1;
-    if (shm.poke_fd < 0)
-        shm.poke_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int fd = poke_socket();
     /* A full socket already holds a wake-up: losing this one is harmless. */
-    if (shm.poke_fd >= 0)
-        (void)sendto(shm.poke_fd, &one, 1, MSG_DONTWAIT, (struct sockaddr *)&a, len);
+    if (fd >= 0)
+        (void)sendto(fd, &one, 1, MSG_DONTWAIT, (struct sockaddr *)&a, len);
 }
 
 static void ring_bell(int peer)
@@ -287,13 +304,14 @@ static int shm_wake_fd(void)
  * asks for pipelined pieces instead (the table itself stays as it was set up). */
 static int shm_pull(int peer, uint64_t remote_addr, void *dst, size_t len)
 {
-    if (!shm.cma)
+    /* A one-way flag: a thread that still sees 1 only asks the kernel once more and is refused. */
+    if (!__atomic_load_n(&shm.cma, __ATOMIC_RELAXED))
         return -ENOSYS;
     int rc = skiff_cma_read(skiff_boot_pid(peer), remote_addr, dst, len);
     if (rc == -EPERM || rc == -ENOSYS) {
         skiff_log(SKIFF_LOG_INFO, "process_vm_readv from rank %d refused (%s): using pipelined copies", peer,
                   strerror(-rc));
-        shm.cma = 0;
+        __atomic_store_n(&shm.cma, 0, __ATOMIC_RELAXED);
     }
     return rc;
 }

@@ -30,6 +30,7 @@ struct skiff_comm {
     struct skiff_topo *topo;   /* Cartesian topology, or NULL */
     struct skiff_attrs attrs;  /* cached attributes */
     unsigned hints;            /* the info assertions in force: SKIFF_HINT_* bits (mpi/comm_info.c) */
+    unsigned trace_epoch;      /* core/trace.c: the trace that announced it (0: none) */
     struct skiff_comm *zombie_next; /* freed while requests still use it: see skiff_comm_free */
     /* Node-aware collectives (coll/hier.c): this rank's node and the node leaders, built on first use. */
     int hier;                  /* enum skiff_hier_state */

@@ -63,6 +63,8 @@ int skiff_core_init(void)
     skiff_log_set_rank(skiff.rank);
     skiff.oversubscribed = skiff_boot.local_size > skiff_boot.node_cpus;
     skiff.spin_limit = choose_spin();
+    if (skiff_pt2pt_init() != 0)
+        return MPI_ERR_NO_MEM;
     if (init_transports())
         return MPI_ERR_OTHER;
     skiff_comm_init_predefined(skiff.rank, skiff.size);

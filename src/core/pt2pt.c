@@ -43,17 +43,25 @@ static void protocol_error(int peer, const char *what, unsigned long long v)
     skiff_abort_job(MPI_ERR_INTERN, "protocol error");
 }
 
-static int pt2pt_init(void)
+/* The queues exist from init, not from the first deferred send: a send tests its peer's queue without
+ * a second test for the table, and no two threads can race to create it (docs/per-communicator-locks.md,
+ * step 2). */
+int skiff_pt2pt_init(void)
 {
     pp.head = calloc((size_t)skiff.size, sizeof *pp.head);
     pp.tail = calloc((size_t)skiff.size, sizeof *pp.tail);
     return pp.head && pp.tail ? 0 : -1;
 }
 
+/* Nothing of ours waits for room to peer, so a new send may go first. Tested through the count: with
+ * no send deferred anywhere (nearly always) that is one load. */
+static inline int no_queue(int peer)
+{
+    return pp.npending == 0 || !pp.head[peer];
+}
+
 static void defer(int peer, const struct skiff_hdr *h, const void *payload, size_t len, struct skiff_request *req)
 {
-    if (!pp.head && pt2pt_init() != 0)
-        skiff_abort_job(MPI_ERR_NO_MEM, "out of memory for deferred sends");
     struct pending *p = malloc(sizeof *p);
     if (!p)
         skiff_abort_job(MPI_ERR_NO_MEM, "out of memory for deferred sends");
@@ -71,7 +79,7 @@ static void defer(int peer, const struct skiff_hdr *h, const void *payload, size
  * Returns 1 if the message left now. */
 static int xmit(int peer, const struct skiff_hdr *h, const void *payload, size_t len, struct skiff_request *req)
 {
-    if ((!pp.head || !pp.head[peer]) && skiff_transport_for(peer)->send(peer, h, payload, len) == 0)
+    if (no_queue(peer) && skiff_transport_for(peer)->send(peer, h, payload, len) == 0)
         return 1;
     defer(peer, h, payload, len, req);
     return 0;
@@ -154,7 +162,7 @@ static inline __attribute__((always_inline)) int send_start(const void *buf, siz
     const struct skiff_transport *t = skiff_transport_for(peer);
     int eager = bytes <= t->max_eager; /* always, to oneself (self/self.c) */
     if (eager && mode == SKIFF_SEND_STANDARD) {
-        if (!pp.head || !pp.head[peer]) {
+        if (no_queue(peer)) {
             if (t->send(peer, &h, buf, bytes) == 0) {
                 if (blocking)
                     return MPI_SUCCESS;
@@ -179,7 +187,7 @@ int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct sk
                      int blocking, struct skiff_request **out)
 {
     int rc = send_start(buf, bytes, dest, tag, c, ctx, mode, blocking, out);
-    if (SKIFF_UNLIKELY(skiff_trace_on) && !rc) {
+    if (SKIFF_UNLIKELY(__atomic_load_n(&skiff_trace_on, __ATOMIC_RELAXED)) && !rc) {
         int peer = skiff_comm_world_rank(c, dest);
         skiff_trace_send(c, ctx, peer, tag, bytes, *out, bytes > skiff_transport_for(peer)->max_eager,
                          mode == SKIFF_SEND_SYNC);
@@ -198,7 +206,7 @@ int skiff_send_restart(struct skiff_request *r, const struct skiff_transport *t,
     r->withdrawn = 0;
     int eager = r->bytes <= t->max_eager;
     if (eager && mode == SKIFF_SEND_STANDARD) {
-        if ((!pp.head || !pp.head[peer]) && t->send(peer, &h, r->buf, r->bytes) == 0) {
+        if (no_queue(peer) && t->send(peer, &h, r->buf, r->bytes) == 0) {
             r->state = SKIFF_RS_DONE;
         } else {
             r->state = SKIFF_RS_POSTED;
@@ -435,10 +443,12 @@ static inline __attribute__((always_inline)) void deliver_unexp(struct skiff_req
     free(u);
 }
 
-/* The oldest matching message that is already here, else a place among the posted receives. */
-static inline __attribute__((always_inline)) void recv_post(struct skiff_request *r)
+/* The oldest matching message that is already here, else a place among the posted receives. The
+ * envelope comes as arguments, not from r: the tracing test before this is an atomic load, after which
+ * the compiler reloads what it would otherwise keep in registers. */
+static inline __attribute__((always_inline)) void recv_post(struct skiff_request *r, uint32_t ctx, int src, int tag)
 {
-    struct skiff_unexp *u = skiff_unexp_find(r->ctx, r->peer, r->tag, 1);
+    struct skiff_unexp *u = skiff_unexp_find(ctx, src, tag, 1);
     if (!u)
         skiff_posted_add(r);
     else
@@ -461,7 +471,7 @@ int skiff_recv_start(void *buf, size_t bytes, int src, int tag, struct skiff_com
     r->state = SKIFF_RS_POSTED;
     *out = r;
     SKIFF_TRACE_HOOK(skiff_trace_recv(r));
-    recv_post(r);
+    recv_post(r, ctx, src, tag);
     return MPI_SUCCESS;
 }
 
@@ -474,7 +484,7 @@ void skiff_recv_restart(struct skiff_request *r)
     r->world_peer = -1;
     r->state = SKIFF_RS_POSTED;
     SKIFF_TRACE_HOOK(skiff_trace_recv(r));
-    recv_post(r);
+    recv_post(r, r->ctx, r->peer, r->tag);
 }
 
 int skiff_mprobe_once(int src, int tag, struct skiff_comm *c, MPI_Status *status, struct skiff_request **out)

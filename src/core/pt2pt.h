@@ -52,6 +52,8 @@ void skiff_req_complete(struct skiff_request *r);
 void skiff_status_from_req(MPI_Status *st, const struct skiff_request *r);
 void skiff_status_empty(MPI_Status *st, int source);
 
+/* Creates the per-peer queues of deferred sends (skiff.size known); -1 if out of memory. */
+int skiff_pt2pt_init(void);
 /* Retries deferred sends and pushes pipelined pieces; returns the number of steps made. */
 int skiff_pt2pt_progress(void);
 /* 1 while sends wait for room in a transport: the rank must not fall asleep then. */

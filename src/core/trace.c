@@ -22,7 +22,7 @@
 #include "util/config.h"
 #include "util/log.h"
 
-int skiff_trace_on;
+int skiff_trace_on; /* read and written with relaxed atomics: threads may record at once */
 
 static struct {
     int enabled;                  /* SKIFF_TRACE=1, between MPI_Init and MPI_Finalize */
@@ -30,8 +30,7 @@ static struct {
     struct skiff_trace_rec *rec;
     size_t n, max;
     uint64_t start;               /* ns, CLOCK_MONOTONIC, at the end of MPI_Init */
-    const struct skiff_comm **seen; /* per context id / 2: the communicator last announced */
-    size_t nseen;
+    unsigned epoch;               /* this trace's number: a communicator announced in it holds it */
 } tr;
 /* The open CALL record of this thread's outermost call, or -1 (per thread: under MPI_THREAD_MULTIPLE
  * another thread's call may run while this one waits). */
@@ -49,18 +48,26 @@ static uint64_t now(void)
     return mono_ns() - tr.start;
 }
 
-/* k free records, or NULL: then the buffer is full and recording ends here. */
+static void set_on(int on)
+{
+    __atomic_store_n(&skiff_trace_on, on, __ATOMIC_RELAXED);
+}
+
+/* k free records, or NULL: then the buffer is full and recording ends here. Threads that record at once
+ * each reserve their own records (a compare-and-swap, paid only while tracing), so the buffer never
+ * holds a record nobody wrote: every one below tr.n was reserved whole. */
 static struct skiff_trace_rec *take(size_t k)
 {
-    if (SKIFF_UNLIKELY(tr.n + k > tr.max)) {
-        if (!tr.truncated && tr_cur >= 0)
-            tr.rec[tr_cur].flags |= SKIFF_TRF_TRUNCATED;
-        tr.truncated = 1;
-        skiff_trace_on = 0;
-        return NULL;
-    }
-    struct skiff_trace_rec *r = &tr.rec[tr.n];
-    tr.n += k;
+    size_t n = __atomic_load_n(&tr.n, __ATOMIC_RELAXED);
+    do {
+        if (SKIFF_UNLIKELY(n + k > tr.max)) {
+            if (!__atomic_exchange_n(&tr.truncated, 1, __ATOMIC_RELAXED) && tr_cur >= 0)
+                tr.rec[tr_cur].flags |= SKIFF_TRF_TRUNCATED;
+            set_on(0);
+            return NULL;
+        }
+    } while (!__atomic_compare_exchange_n(&tr.n, &n, n + k, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    struct skiff_trace_rec *r = &tr.rec[n];
     memset(r, 0, k * sizeof *r);
     return r;
 }
@@ -80,7 +87,8 @@ int skiff_trace_init(void)
     tr.truncated = 0;
     tr.start = mono_ns();
     tr.enabled = 1;
-    skiff_trace_on = 1;
+    tr.epoch++;
+    set_on(1);
     return 0;
 }
 
@@ -90,18 +98,18 @@ void skiff_trace_pause(void)
         return;
     /* MPI_Pcontrol(0)'s own call ends here: its span will see recording off. */
     skiff_trace_call_end(SKIFF_PC_MPI_Pcontrol);
-    skiff_trace_on = 0;
+    set_on(0);
 }
 
 void skiff_trace_resume(void)
 {
     if (tr.enabled && !tr.truncated)
-        skiff_trace_on = 1;
+        set_on(1);
 }
 
 void skiff_trace_call_begin(void)
 {
-    if (!skiff_trace_on)
+    if (!__atomic_load_n(&skiff_trace_on, __ATOMIC_RELAXED))
         return;
     struct skiff_trace_rec *r = take(1);
     if (!r) {
@@ -136,29 +144,20 @@ void skiff_trace_call_root(int root)
         tr.rec[tr_cur].peer = root;
 }
 
-/* Announces c (its context id, size and members' world ranks) the first time a record names it, and
- * again when another communicator has taken its context id since. */
-static int announce(const struct skiff_comm *c)
+/* Announces c (its context id, size and members' world ranks) the first time a record of this trace
+ * names it. The mark is kept in the communicator, not in a table by context id that threads would have
+ * to grow under each other: a communicator that takes a freed one's context id is a new object, unmarked,
+ * so it is announced again. Two threads that name it at once may both announce it; the same record
+ * twice changes nothing for the reader. */
+static int announce(struct skiff_comm *c)
 {
-    size_t i = c->ctx / 2;
-    if (i >= tr.nseen) {
-        size_t n = tr.nseen ? tr.nseen : 64;
-        while (n <= i)
-            n *= 2;
-        const struct skiff_comm **p = realloc(tr.seen, n * sizeof *p);
-        if (!p)
-            return -1;
-        memset(p + tr.nseen, 0, (n - tr.nseen) * sizeof *p);
-        tr.seen = p;
-        tr.nseen = n;
-    }
-    if (tr.seen[i] == c)
+    if (__atomic_load_n(&c->trace_epoch, __ATOMIC_RELAXED) == tr.epoch)
         return 0;
     int n = c->peers;
     struct skiff_trace_rec *r = take(1 + ((size_t)n + 8) / 9);
     if (!r)
         return -1;
-    tr.seen[i] = c;
+    __atomic_store_n(&c->trace_epoch, tr.epoch, __ATOMIC_RELAXED);
     r->kind = SKIFF_TR_COMM;
     r->comm = c->ctx;
     r->peer = n;
@@ -175,7 +174,7 @@ static int announce(const struct skiff_comm *c)
 }
 
 /* A message record inside the open call (messages outside any recorded call are not kept). */
-static struct skiff_trace_rec *msg_rec(const struct skiff_comm *c, int kind)
+static struct skiff_trace_rec *msg_rec(struct skiff_comm *c, int kind)
 {
     if (tr_cur < 0 || (c && announce(c)))
         return NULL;
@@ -187,7 +186,7 @@ static struct skiff_trace_rec *msg_rec(const struct skiff_comm *c, int kind)
     return r;
 }
 
-void skiff_trace_send(const struct skiff_comm *c, uint32_t ctx, int world_peer, int tag, size_t bytes,
+void skiff_trace_send(struct skiff_comm *c, uint32_t ctx, int world_peer, int tag, size_t bytes,
                       const struct skiff_request *req, int rndv, int sync)
 {
     struct skiff_trace_rec *r = msg_rec(c, SKIFF_TR_SEND);
@@ -234,7 +233,7 @@ void skiff_trace_done(const struct skiff_request *q)
     }
 }
 
-void skiff_trace_coll(const struct skiff_comm *c, int tag, const struct skiff_request *req)
+void skiff_trace_coll(struct skiff_comm *c, int tag, const struct skiff_request *req)
 {
     struct skiff_trace_rec *r = msg_rec(c, SKIFF_TR_COLL);
     if (!r)
@@ -247,7 +246,7 @@ void skiff_trace_coll(const struct skiff_comm *c, int tag, const struct skiff_re
     r->flags = req ? SKIFF_TRF_NONBLOCKING : 0;
 }
 
-void skiff_trace_sync(const struct skiff_comm *c, int what, size_t bytes)
+void skiff_trace_sync(struct skiff_comm *c, int what, size_t bytes)
 {
     struct skiff_trace_rec *r = msg_rec(c, SKIFF_TR_SYNC);
     if (!r)
@@ -284,7 +283,7 @@ void skiff_trace_finalize(void)
     skiff_trace_call_end(SKIFF_PC_MPI_Finalize); /* MPI_Finalize's own record: where the trace ends */
     if (fin >= 0)
         tr.rec[fin].x = tr.rec[fin].t;
-    skiff_trace_on = 0;
+    set_on(0);
     tr.enabled = 0;
     struct skiff_trace_head h;
     memset(&h, 0, sizeof h);
@@ -323,7 +322,4 @@ void skiff_trace_finalize(void)
         skiff_warn("trace: TRUNCATED after %zu records", tr.n);
     free(tr.rec);
     tr.rec = NULL;
-    free(tr.seen);
-    tr.seen = NULL;
-    tr.nseen = 0;
 }

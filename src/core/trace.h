@@ -37,16 +37,16 @@ void skiff_trace_call_end(int call);
 void skiff_trace_call_bytes(size_t bytes);
 void skiff_trace_call_root(int root);
 /* From the core. */
-void skiff_trace_send(const struct skiff_comm *c, uint32_t ctx, int world_peer, int tag, size_t bytes,
+void skiff_trace_send(struct skiff_comm *c, uint32_t ctx, int world_peer, int tag, size_t bytes,
                       const struct skiff_request *r, int rndv, int sync);
 void skiff_trace_recv(const struct skiff_request *r);
 void skiff_trace_done(const struct skiff_request *r);
-void skiff_trace_coll(const struct skiff_comm *c, int tag, const struct skiff_request *req);
-void skiff_trace_sync(const struct skiff_comm *c, int what, size_t bytes);
+void skiff_trace_coll(struct skiff_comm *c, int tag, const struct skiff_request *req);
+void skiff_trace_sync(struct skiff_comm *c, int what, size_t bytes);
 
 #define SKIFF_TRACE_HOOK(call)                                                                           \
     do {                                                                                                 \
-        if (SKIFF_UNLIKELY(skiff_trace_on))                                                              \
+        if (SKIFF_UNLIKELY(__atomic_load_n(&skiff_trace_on, __ATOMIC_RELAXED)))                          \
             call;                                                                                        \
     } while (0)
 

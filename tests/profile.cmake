@@ -8,11 +8,12 @@
 set(SKIFF_PROFILE_SRC ${CMAKE_CURRENT_SOURCE_DIR}/profile)
 set(SKIFF_PROFILE_BIN ${CMAKE_CURRENT_BINARY_DIR}/profile)
 
-foreach(prog prof_calls pmpi_wrap pcontrol)
+foreach(prog prof_calls pmpi_wrap pcontrol prof_threads)
   add_executable(profile_${prog} ${SKIFF_PROFILE_SRC}/${prog}.c)
   target_link_libraries(profile_${prog} PRIVATE mpi)
   set_target_properties(profile_${prog} PROPERTIES OUTPUT_NAME ${prog} RUNTIME_OUTPUT_DIRECTORY ${SKIFF_PROFILE_BIN})
 endforeach()
+target_link_libraries(profile_prof_threads PRIVATE Threads::Threads)
 
 # The external profiler without the built-in one (also over tcp).
 foreach(np 2 3)
@@ -54,6 +55,9 @@ endfunction()
 skiff_profile_check(profile_counts_np2     counts  profile_prof_calls 2)
 skiff_profile_check(profile_counts_np3     counts  profile_prof_calls 3)
 skiff_profile_check(profile_counts_tcp_np3 counts  profile_prof_calls 3 ENV SKIFF_TRANSPORTS=tcp)
+# Threads (MPI_THREAD_MULTIPLE): a table per thread, summed; threads that exit before MPI_Finalize count.
+skiff_profile_check(profile_threads_np2     threads profile_prof_threads 2)
+skiff_profile_check(profile_threads_tcp_np3 threads profile_prof_threads 3 ENV SKIFF_TRANSPORTS=tcp)
 # mpiexec --profile: skiff-profile.<job id>.txt in the working directory.
 skiff_profile_check(profile_default_file   default profile_prof_calls 2)
 # Off by default: nothing written even with SKIFF_PROFILE_FILE set.

@@ -43,11 +43,11 @@ static void plan(struct skiff_prof_job *job, size_t *counts, size_t *displs)
     job->recs = root_alloc(total, sizeof *job->recs);
 }
 
-int skiff_prof_gather(const struct skiff_prof_stat *table, double wall, struct skiff_prof_job *job)
+int skiff_prof_gather(const struct skiff_prof_stat *table, double wall, double mpi, struct skiff_prof_job *job)
 {
     struct skiff_comm *w = &skiff_comm_world;
     int root = w->rank == 0, n = w->size;
-    struct skiff_prof_head mine = {wall, 0};
+    struct skiff_prof_head mine = {wall, mpi, 0};
     /* A rank out of memory still takes part, with no records, so that no rank waits forever. */
     struct skiff_prof_rec *recs = pack(table, &mine.nrecs);
     size_t *counts = NULL, *displs = NULL;

@@ -19,6 +19,7 @@ struct totals {
     double *mpi;                                /* per rank: seconds inside MPI */
     uint64_t *calls;                            /* per rank: calls recorded */
     double mpi_sum;
+    double call_sum;                            /* the calls' own times, all ranks (threads overlap) */
 };
 
 static const struct skiff_prof_stat *rank_stat(const struct skiff_prof_job *job, int r, int id)
@@ -56,9 +57,12 @@ static int fold(const struct skiff_prof_job *job, struct totals *t)
             if (rec[i].id >= SKIFF_PC_COUNT)
                 continue;
             skiff_prof_stat_add(&t->all[rec[i].id], &rec[i].s);
-            t->mpi[r] += rec[i].s.time;
+            t->call_sum += rec[i].s.time;
             t->calls[r] += rec[i].s.calls;
         }
+        /* With threads in MPI at once the calls' times add up to more than the rank's time in MPI,
+         * which is the wall time at least one thread was inside a call. */
+        t->mpi[r] = job->head[r].mpi;
         t->mpi_sum += t->mpi[r];
     }
     for (int id = 0; id < SKIFF_PC_COUNT; id++)
@@ -80,8 +84,8 @@ static void write_header(FILE *f, const struct totals *t, const char *jobname)
 {
     fprintf(f, "skiff profile report (SKIFF_PROFILE=1; docs/profiler.md explains every column)\n");
     fprintf(f, "job %s, %d rank%s\n", jobname, t->job->nranks, t->job->nranks == 1 ? "" : "s");
-    fprintf(f, "wall time: from MPI_Init to the start of MPI_Finalize, on each rank; mpi: time inside "
-               "recorded MPI calls; compute: wall - mpi\n");
+    fprintf(f, "wall time: from MPI_Init to the start of MPI_Finalize, on each rank; mpi: time at least one "
+               "thread was inside a recorded MPI call; compute: wall - mpi\n");
     fprintf(f, "recorded: every MPI call but %s; a call made inside another (user ops, callbacks) "
                "counts as part of it; MPI_Finalize is counted, not timed\n",
             SKIFF_PROFILE_UNRECORDED);
@@ -135,7 +139,7 @@ static void write_calls(FILE *f, const struct totals *t)
         int id = t->order[i];
         fprintf(f, "%-26s", skiff_prof_names[id]);
         write_stat(f, &t->all[id]);
-        fprintf(f, " %7.2f\n", pct(t->all[id].time, t->mpi_sum));
+        fprintf(f, " %7.2f\n", pct(t->all[id].time, t->call_sum));
     }
 }
 
@@ -236,7 +240,7 @@ static void write_summary(const struct totals *t, const char *path, int written)
     for (int i = 0; i < t->nused && i < 3 && n < (int)sizeof line; i++) {
         human_time(t->all[t->order[i]].time, when, sizeof when);
         n += snprintf(line + n, sizeof line - (size_t)n, "%s %s %s (%.1f%%)", i ? "," : "",
-                      skiff_prof_names[t->order[i]], when, pct(t->all[t->order[i]].time, t->mpi_sum));
+                      skiff_prof_names[t->order[i]], when, pct(t->all[t->order[i]].time, t->call_sum));
     }
     fprintf(stderr, "%s\n", line);
 }

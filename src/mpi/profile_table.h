@@ -45,6 +45,7 @@ static inline void skiff_prof_stat_add(struct skiff_prof_stat *a, const struct s
 /* What travels from each rank: a head, then one record per call the rank made. */
 struct skiff_prof_head {
     double wall;   /* MPI_Init entry to MPI_Finalize entry */
+    double mpi;    /* of it, the time at least one thread was inside a recorded call */
     uint64_t nrecs;
 };
 
@@ -65,7 +66,7 @@ extern const char *const skiff_prof_names[SKIFF_PC_COUNT];
 
 /* Every rank's table to rank 0 (through the library's own collectives, so not recorded). On rank 0
  * fills job (free with skiff_prof_job_free); returns 0, or an MPI error code. */
-int skiff_prof_gather(const struct skiff_prof_stat *table, double wall, struct skiff_prof_job *job);
+int skiff_prof_gather(const struct skiff_prof_stat *table, double wall, double mpi, struct skiff_prof_job *job);
 void skiff_prof_job_free(struct skiff_prof_job *job);
 
 /* Rank 0: writes the report to path and the summary to stderr; jobname goes into the header. */

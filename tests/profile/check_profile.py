@@ -8,6 +8,8 @@
   check_profile.py off     MPIEXEC PROG NP          without SKIFF_PROFILE nothing is written
   check_profile.py pmpi    MPIEXEC PROG NP REPORT   pmpi_wrap.c's own MPI_Send etc. and the profiler
                                                     both see every call once
+  check_profile.py threads MPIEXEC PROG NP REPORT   prof_threads.c: every call of every thread counted,
+                                                    also of threads that exit before MPI_Finalize
 
 Prints what it checked; exits 1 with "FAIL: ..." on the first mismatch.
 """
@@ -237,6 +239,28 @@ def mode_pmpi(mpiexec, prog, np, report):
     check_summary(err, report, np)
 
 
+def mode_threads(mpiexec, prog, np, report):
+    """prof_threads.c: four threads per rank, two of which exit before MPI_Finalize."""
+    if os.path.exists(report):
+        os.remove(report)
+    env = clean_env()
+    env["SKIFF_PROFILE"] = "1"
+    env["SKIFF_PROFILE_FILE"] = report
+    out, err = run([mpiexec, "-n", str(np), "--timeout", "90", prog], env)
+    if "OK prof_threads" not in out:
+        fail("the program did not finish")
+    r = parse(report)
+    check_common(r, np)
+    threads, rounds, ranks = 4, 100, 250
+    calls = r["calls"]
+    for name, want in (("MPI_Send", np * threads * rounds), ("MPI_Irecv", np * threads * rounds),
+                       ("MPI_Wait", np * threads * rounds), ("MPI_Comm_rank", np * (threads * ranks + 1)),
+                       ("MPI_Comm_dup", np * threads), ("MPI_Init_thread", np), ("MPI_Finalize", np)):
+        expect_eq(name + " calls", calls.get(name, {}).get("calls"), want)
+    expect_eq("MPI_Send bytes", calls["MPI_Send"]["bytes"], np * rounds * 8 * sum(range(1, threads + 1)))
+    check_summary(err, report, np)
+
+
 def main():
     if len(sys.argv) < 5:
         fail(__doc__)
@@ -247,6 +271,8 @@ def main():
         mode_default(mpiexec, prog, np)
     elif mode == "off":
         mode_off(mpiexec, prog, np)
+    elif mode == "threads":
+        mode_threads(mpiexec, prog, np, os.path.abspath(sys.argv[5]))
     elif mode == "pmpi":
         mode_pmpi(mpiexec, prog, np, os.path.abspath(sys.argv[5]))
     else:

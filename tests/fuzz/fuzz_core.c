@@ -65,6 +65,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     skiff.size = 2;
     skiff.peer_tr = peers;
     skiff_comm_init_predefined(0, 2);
+    if (skiff_pt2pt_init() != 0)
+        abort();
     skiff.initialized = 1;
     return 0;
 }
@@ -195,6 +197,8 @@ static void reset(void)
     skiff_pt2pt_finalize();
     skiff_match_finalize();
     skiff_req_finalize();
+    if (skiff_pt2pt_init() != 0) /* the deferred-send queues exist from init on, as in MPI_Init */
+        abort();
     for (int i = 0; i <= live.n && i < MAX_REQS; i++)
         free(live.buf[i]);
     memset(&live, 0, sizeof live);

@@ -289,6 +289,6 @@ void skiff_wait_step(struct skiff_waiter *w)
 void skiff_wait_req(struct skiff_request *r)
 {
     struct skiff_waiter w = SKIFF_WAITER_INIT;
-    while (r->state != SKIFF_RS_DONE)
+    while (!skiff_req_done(r))
         skiff_wait_step(&w);
 }

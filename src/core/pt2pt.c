@@ -98,15 +98,22 @@ static void send_ctrl(int peer, int type, uint32_t ctx, uint64_t sreq, uint64_t 
     xmit(peer, &h, NULL, 0, NULL);
 }
 
+/* The callback runs before DONE is stored, and the store is a release: a thread that sees DONE (an
+ * acquire in the wait loops) may retire and release the request at once, so nothing of the completion
+ * may follow it (docs/per-communicator-locks.md, step 3). A freed request has no waiter: the completer
+ * releases it. */
 void skiff_req_complete(struct skiff_request *r)
 {
     if (r->kind == SKIFF_REQ_SEND && r->state != SKIFF_RS_DONE)
         pp.active_sends--;
-    r->state = SKIFF_RS_DONE;
     if (r->on_complete)
         r->on_complete(r);
-    if (r->freed)
+    if (r->freed) {
+        r->state = SKIFF_RS_DONE;
         skiff_req_destroy(r);
+        return;
+    }
+    __atomic_store_n(&r->state, SKIFF_RS_DONE, __ATOMIC_RELEASE);
 }
 
 static struct skiff_request *new_send(struct skiff_comm *c, uint32_t ctx, int dest, int peer, int tag,

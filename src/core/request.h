@@ -73,6 +73,13 @@ struct skiff_request *skiff_req_alloc(int kind);
 void skiff_req_release(struct skiff_request *r);
 /* Releases r after a persistent request's destroy hook (for any request: what MPI_Request_free ends). */
 void skiff_req_destroy(struct skiff_request *r);
+/* Whether r is complete, as the wait loops ask it: an acquire that pairs with the release in
+ * skiff_req_complete, so a thread that sees DONE also sees the status and data the completer wrote. On
+ * x86 a plain load. */
+static inline int skiff_req_done(const struct skiff_request *r)
+{
+    return __atomic_load_n(&r->state, __ATOMIC_ACQUIRE) == SKIFF_RS_DONE;
+}
 /* A persistent request between rounds: completion calls treat it as MPI_REQUEST_NULL, but keep it. */
 static inline int skiff_req_inactive(const struct skiff_request *r)
 {

@@ -163,17 +163,20 @@ static int retire_one(struct skiff_request *r, MPI_Request *h, MPI_Status *statu
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
-    struct skiff_request *r = NULL;
+    struct skiff_request *found = NULL;
     SKIFF_ENTER(MPI_Wait);
     SKIFF_REQUIRE_INIT();
-    int rc = check_req_at(request, &r);
+    int rc = check_req_at(request, &found);
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
+    /* A copy whose address never escaped: the acquire in skiff_req_done would otherwise make the
+     * compiler load the pointer from the stack again. */
+    struct skiff_request *r = found;
     if (!r) {
         skiff_status_empty(status, MPI_ANY_SOURCE);
         return MPI_SUCCESS;
     }
-    if (r->state != SKIFF_RS_DONE) {
+    if (!skiff_req_done(r)) {
         if (SKIFF_UNLIKELY(skiff_req_inactive(r))) {
             skiff_status_empty(status, MPI_ANY_SOURCE);
             return MPI_SUCCESS;
@@ -194,14 +197,14 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         rc = skiff_check_ptr(flag, "flag");
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
-    if (!r || SKIFF_UNLIKELY(r->state != SKIFF_RS_DONE && skiff_req_inactive(r))) {
+    if (!r || SKIFF_UNLIKELY(!skiff_req_done(r) && skiff_req_inactive(r))) {
         *flag = 1;
         skiff_status_empty(status, MPI_ANY_SOURCE);
         return MPI_SUCCESS;
     }
-    if (r->state != SKIFF_RS_DONE)
+    if (!skiff_req_done(r))
         skiff_progress();
-    *flag = r->state == SKIFF_RS_DONE;
+    *flag = skiff_req_done(r);
     return *flag ? retire_one(r, request, status) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Test)
@@ -224,7 +227,7 @@ static int retire_all(const struct req_set *s, MPI_Request reqs[], MPI_Status st
 static int all_done(const struct req_set *s)
 {
     for (int i = 0; i < s->n; i++)
-        if (s->r[i] && s->r[i]->state != SKIFF_RS_DONE)
+        if (s->r[i] && !skiff_req_done(s->r[i]))
             return 0;
     return 1;
 }
@@ -272,7 +275,7 @@ static int first_done(const struct req_set *s)
         if (!s->r[i])
             continue;
         active = 1;
-        if (s->r[i]->state == SKIFF_RS_DONE)
+        if (skiff_req_done(s->r[i]))
             return i;
     }
     return active ? -1 : MPI_UNDEFINED;
@@ -349,7 +352,7 @@ static int collect_some(const struct req_set *s, MPI_Request reqs[], int *outcou
         if (!s->r[i])
             continue;
         active = 1;
-        if (s->r[i]->state != SKIFF_RS_DONE)
+        if (!skiff_req_done(s->r[i]))
             continue;
         indices[n] = i;
         if (retire(s->r[i], &reqs[i], statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[n]))
@@ -421,7 +424,7 @@ int PMPI_Request_free(MPI_Request *request)
         return skiff_fail(MPI_COMM_WORLD, skiff_greq_free(r));
     }
     /* The operation goes on; its request object is released when it completes. */
-    if (r->state == SKIFF_RS_DONE || skiff_req_inactive(r))
+    if (skiff_req_done(r) || skiff_req_inactive(r))
         skiff_req_destroy(r);
     else
         r->freed = 1;
@@ -455,9 +458,9 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         skiff_status_empty(status, MPI_ANY_SOURCE);
         return MPI_SUCCESS;
     }
-    if (r->state != SKIFF_RS_DONE)
+    if (!skiff_req_done(r))
         skiff_progress();
-    *flag = r->state == SKIFF_RS_DONE;
+    *flag = skiff_req_done(r);
     return *flag ? skiff_fail(MPI_COMM_WORLD, peek(r, status)) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Request_get_status)
@@ -586,7 +589,7 @@ int PMPI_Request_get_status_some(int incount, const MPI_Request array_of_request
         if (!s.r[i])
             continue;
         active = 1;
-        if (s.r[i]->state != SKIFF_RS_DONE)
+        if (!skiff_req_done(s.r[i]))
             continue;
         array_of_indices[n] = i;
         if (peek(s.r[i], array_of_statuses == MPI_STATUSES_IGNORE ? NULL : &array_of_statuses[n]))

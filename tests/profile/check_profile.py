@@ -222,17 +222,23 @@ def mode_off(mpiexec, prog, np):
     print("ok  no report, no summary without SKIFF_PROFILE")
 
 
-def mode_pmpi(mpiexec, prog, np, report):
+def run_profiled(mpiexec, prog, np, report, finished):
+    """Runs prog under SKIFF_PROFILE=1 into report; the parsed report (common checks done) and stderr."""
     if os.path.exists(report):
         os.remove(report)
     env = clean_env()
     env["SKIFF_PROFILE"] = "1"
     env["SKIFF_PROFILE_FILE"] = report
     out, err = run([mpiexec, "-n", str(np), "--timeout", "90", prog], env)
-    if "OK pmpi_wrap" not in out:
+    if finished not in out:
         fail("the program did not finish")
     r = parse(report)
     check_common(r, np)
+    return r, err
+
+
+def mode_pmpi(mpiexec, prog, np, report):
+    r, err = run_profiled(mpiexec, prog, np, report, "OK pmpi_wrap")
     for name, want in (("MPI_Send", 40 * (np - 1)), ("MPI_Recv", 40 * (np - 1)), ("MPI_Barrier", 3 * np),
                        ("MPI_Comm_rank", 2 * np), ("MPI_Comm_size", 2 * np)):
         expect_eq(name + " calls", r["calls"].get(name, {}).get("calls"), want)
@@ -241,16 +247,7 @@ def mode_pmpi(mpiexec, prog, np, report):
 
 def mode_threads(mpiexec, prog, np, report):
     """prof_threads.c: four threads per rank, two of which exit before MPI_Finalize."""
-    if os.path.exists(report):
-        os.remove(report)
-    env = clean_env()
-    env["SKIFF_PROFILE"] = "1"
-    env["SKIFF_PROFILE_FILE"] = report
-    out, err = run([mpiexec, "-n", str(np), "--timeout", "90", prog], env)
-    if "OK prof_threads" not in out:
-        fail("the program did not finish")
-    r = parse(report)
-    check_common(r, np)
+    r, err = run_profiled(mpiexec, prog, np, report, "OK prof_threads")
     threads, rounds, ranks = 4, 100, 250
     calls = r["calls"]
     for name, want in (("MPI_Send", np * threads * rounds), ("MPI_Irecv", np * threads * rounds),

@@ -108,14 +108,19 @@ static struct table *my_table(void)
     return mine = t;
 }
 
-/* The whole process's table: every thread's, and the exited threads' counts. */
-static void sum_tables(struct skiff_prof_stat *out)
+/* The whole process's table: every thread's, and the exited threads' counts. Static, so that a report
+ * cannot fail for memory (at MPI_Finalize every rank must take part in the gather). */
+static struct skiff_prof_stat summed[SKIFF_PC_COUNT];
+
+static const struct skiff_prof_stat *sum_tables(void)
 {
+    struct skiff_prof_stat *out = summed;
     pthread_mutex_lock(&tables_lock);
     memcpy(out, retired, sizeof retired);
     for (struct table *t = tables; t; t = t->next)
         fold(out, t);
     pthread_mutex_unlock(&tables_lock);
+    return out;
 }
 
 /* Starts every count from zero (MPI_Init, also a second one after MPI_Finalize). */
@@ -305,15 +310,8 @@ void skiff_prof_finalize(void)
     record_call(SKIFF_PC_MPI_Finalize, 0.0);
     skiff_prof_on = 0;
     depth = 0;
-    struct skiff_prof_stat *table = malloc(SKIFF_PC_COUNT * sizeof *table);
-    if (!table) {
-        skiff_error("profile: out of memory for the report at MPI_Finalize");
-        return;
-    }
-    sum_tables(table);
     struct skiff_prof_job job = {0};
-    int rc = skiff_prof_gather(table, wall, mpi, &job);
-    free(table);
+    int rc = skiff_prof_gather(sum_tables(), wall, mpi, &job);
     if (rc) {
         skiff_error("profile: gathering the tables at MPI_Finalize failed; no report");
         return;
@@ -351,14 +349,11 @@ void skiff_prof_flush(void)
     if (!enabled || !skiff_cfg.profile)
         return;
     struct skiff_prof_rec *recs = malloc(SKIFF_PC_COUNT * sizeof *recs);
-    struct skiff_prof_stat *table = malloc(SKIFF_PC_COUNT * sizeof *table);
-    if (!recs || !table) {
+    if (!recs) {
         skiff_error("profile: out of memory for a partial report");
-        free(recs);
-        free(table);
         return;
     }
-    sum_tables(table);
+    const struct skiff_prof_stat *table = sum_tables();
     double now = skiff_now();
     struct skiff_prof_head head = {now - init_start, busy_until(now, 0), 0};
     for (int id = 0; id < SKIFF_PC_COUNT; id++)
@@ -377,5 +372,4 @@ void skiff_prof_flush(void)
         snprintf(path, sizeof path, "skiff-profile.%s.rank%d.%d.txt", name, skiff.rank, flushes);
     skiff_prof_report(&job, path, title);
     free(recs);
-    free(table);
 }

@@ -194,7 +194,7 @@ int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct sk
                      int blocking, struct skiff_request **out)
 {
     int rc = send_start(buf, bytes, dest, tag, c, ctx, mode, blocking, out);
-    if (SKIFF_UNLIKELY(__atomic_load_n(&skiff_trace_on, __ATOMIC_RELAXED)) && !rc) {
+    if (SKIFF_UNLIKELY(skiff_tracing()) && !rc) {
         int peer = skiff_comm_world_rank(c, dest);
         skiff_trace_send(c, ctx, peer, tag, bytes, *out, bytes > skiff_transport_for(peer)->max_eager,
                          mode == SKIFF_SEND_SYNC);

@@ -109,7 +109,7 @@ void skiff_trace_resume(void)
 
 void skiff_trace_call_begin(void)
 {
-    if (!__atomic_load_n(&skiff_trace_on, __ATOMIC_RELAXED))
+    if (!skiff_tracing())
         return;
     struct skiff_trace_rec *r = take(1);
     if (!r) {
@@ -146,9 +146,9 @@ void skiff_trace_call_root(int root)
 
 /* Announces c (its context id, size and members' world ranks) the first time a record of this trace
  * names it. The mark is kept in the communicator, not in a table by context id that threads would have
- * to grow under each other: a communicator that takes a freed one's context id is a new object, unmarked,
- * so it is announced again. Two threads that name it at once may both announce it; the same record
- * twice changes nothing for the reader. */
+ * to grow under each other: a new communicator comes from a pool that zeroes it, so it is unmarked and
+ * announced even where it reuses an old context id (after a second MPI_Init). Two threads that name it
+ * at once may both announce it; the same record twice changes nothing for the reader. */
 static int announce(struct skiff_comm *c)
 {
     if (__atomic_load_n(&c->trace_epoch, __ATOMIC_RELAXED) == tr.epoch)

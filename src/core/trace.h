@@ -44,9 +44,15 @@ void skiff_trace_done(const struct skiff_request *r);
 void skiff_trace_coll(struct skiff_comm *c, int tag, const struct skiff_request *req);
 void skiff_trace_sync(struct skiff_comm *c, int what, size_t bytes);
 
+/* 1 while records are kept: a relaxed atomic load, since threads may record at once. */
+static inline int skiff_tracing(void)
+{
+    return __atomic_load_n(&skiff_trace_on, __ATOMIC_RELAXED);
+}
+
 #define SKIFF_TRACE_HOOK(call)                                                                           \
     do {                                                                                                 \
-        if (SKIFF_UNLIKELY(__atomic_load_n(&skiff_trace_on, __ATOMIC_RELAXED)))                          \
+        if (SKIFF_UNLIKELY(skiff_tracing()))                                                             \
             call;                                                                                        \
     } while (0)
 

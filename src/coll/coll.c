@@ -77,7 +77,8 @@ void skiff_build_barrier(struct skiff_sched *s)
     skiff_barrier_dissemination(s, skiff_cfg.barrier_ways);
 }
 
-int skiff_coll_bcast(void *buf, size_t bytes, int root, struct skiff_comm *c, struct skiff_request **req)
+int skiff_coll_bcast(void *buf, size_t bytes, int root, struct skiff_comm *c, struct skiff_request **req,
+                     const struct skiff_req_then *then)
 {
     if (!req && skiff_hier_ready(c)) {
         skiff_stats.coll_hier++;
@@ -85,7 +86,7 @@ int skiff_coll_bcast(void *buf, size_t bytes, int root, struct skiff_comm *c, st
     }
     SCHED_BEGIN(c, req);
     skiff_build_bcast(s, buf, bytes, root);
-    return skiff_sched_run(s, req);
+    return req ? skiff_sched_run_then(s, req, then) : skiff_sched_run(s, NULL);
 }
 
 void skiff_build_bcast(struct skiff_sched *s, void *buf, size_t bytes, int root)

@@ -28,7 +28,9 @@ static inline uint32_t skiff_coll_ctx(const struct skiff_comm *c)
  * sendbuf == MPI_IN_PLACE follows the standard's rules for each call. For reductions, count elements
  * of the basic datatype dt are combined with op. A non-NULL req makes the call nonblocking. */
 int skiff_coll_barrier(struct skiff_comm *c, struct skiff_request **req);
-int skiff_coll_bcast(void *buf, size_t bytes, int root, struct skiff_comm *c, struct skiff_request **req);
+/* then (NULL if none): what req does when it completes (skiff_sched_run_then). */
+int skiff_coll_bcast(void *buf, size_t bytes, int root, struct skiff_comm *c, struct skiff_request **req,
+                     const struct skiff_req_then *then);
 int skiff_coll_reduce(const void *sendbuf, void *recvbuf, size_t count, MPI_Datatype dt, MPI_Op op, int root,
                       struct skiff_comm *c, struct skiff_request **req);
 int skiff_coll_allreduce(const void *sendbuf, void *recvbuf, size_t count, MPI_Datatype dt, MPI_Op op,

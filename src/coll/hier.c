@@ -104,7 +104,7 @@ int skiff_hier_bcast(void *buf, size_t bytes, int root, struct skiff_comm *c)
         int node_root = 0;
         for (int r = 0; r < root; r++)
             node_root += node_of(c, r) == root_node;
-        rc = skiff_coll_bcast(buf, bytes, node_root, c->node_comm, NULL);
+        rc = skiff_coll_bcast(buf, bytes, node_root, c->node_comm, NULL, NULL);
     }
     if (!rc && c->leader_comm) {
         /* leader_comm holds the leaders in c's rank order, which need not be node order (a split with
@@ -112,10 +112,10 @@ int skiff_hier_bcast(void *buf, size_t bytes, int root, struct skiff_comm *c)
         int leader_root = 0, root_leader = leader_of(c, root_node);
         for (int r = 0; r < root_leader; r++)
             leader_root += leader_of(c, node_of(c, r)) == r;
-        rc = skiff_coll_bcast(buf, bytes, leader_root, c->leader_comm, NULL);
+        rc = skiff_coll_bcast(buf, bytes, leader_root, c->leader_comm, NULL, NULL);
     }
     if (!rc && mynode != root_node)
-        rc = skiff_coll_bcast(buf, bytes, 0, c->node_comm, NULL);
+        rc = skiff_coll_bcast(buf, bytes, 0, c->node_comm, NULL, NULL);
     return rc;
 }
 
@@ -126,6 +126,6 @@ int skiff_hier_allreduce(const void *sendbuf, void *recvbuf, size_t count, MPI_D
     if (!rc && c->leader_comm)
         rc = skiff_coll_allreduce(recvbuf, recvbuf, count, dt, op, c->leader_comm, NULL);
     if (!rc)
-        rc = skiff_coll_bcast(recvbuf, count * skiff_type_get(dt)->extent, 0, c->node_comm, NULL);
+        rc = skiff_coll_bcast(recvbuf, count * skiff_type_get(dt)->extent, 0, c->node_comm, NULL, NULL);
     return rc;
 }

@@ -21,7 +21,8 @@ void skiff_build_neighbor(struct skiff_sched *s, const struct skiff_nbr_xfer *re
 }
 
 int skiff_coll_neighbor(struct skiff_comm *c, const struct skiff_nbr_xfer *recvs, int nrecv,
-                        const struct skiff_nbr_xfer *sends, int nsend, struct skiff_request **req)
+                        const struct skiff_nbr_xfer *sends, int nsend, struct skiff_request **req,
+                        const struct skiff_req_then *then)
 {
     if (!req) {
         struct skiff_sched s;
@@ -33,5 +34,5 @@ int skiff_coll_neighbor(struct skiff_comm *c, const struct skiff_nbr_xfer *recvs
     if (!s)
         return skiff_err(MPI_ERR_NO_MEM, "out of memory for a neighbourhood collective");
     skiff_build_neighbor(s, recvs, nrecv, sends, nsend);
-    return skiff_sched_run(s, req);
+    return skiff_sched_run_then(s, req, then);
 }

@@ -16,9 +16,11 @@ struct skiff_nbr_xfer {
 
 /* Receives recvs[] and sends sends[] in one round, each list posted in its order: the k-th message from
  * p to q lands in the k-th receive q posted from p. Blocking when req is NULL, else *req completes when
- * everything has moved. The lists may be freed when this returns. Returns an MPI error code. */
+ * everything has moved, and then does what then (NULL if nothing) says (skiff_sched_run_then). The lists
+ * may be freed when this returns. Returns an MPI error code. */
 int skiff_coll_neighbor(struct skiff_comm *c, const struct skiff_nbr_xfer *recvs, int nrecv,
-                        const struct skiff_nbr_xfer *sends, int nsend, struct skiff_request **req);
+                        const struct skiff_nbr_xfer *sends, int nsend, struct skiff_request **req,
+                        const struct skiff_req_then *then);
 
 /* The same round written into s (a planned schedule: the persistent calls), which it ends. */
 struct skiff_sched;

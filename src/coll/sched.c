@@ -341,6 +341,11 @@ static void launch(struct skiff_sched *s, struct skiff_request *r)
 
 int skiff_sched_run(struct skiff_sched *s, struct skiff_request **req)
 {
+    return skiff_sched_run_then(s, req, NULL);
+}
+
+int skiff_sched_run_then(struct skiff_sched *s, struct skiff_request **req, const struct skiff_req_then *then)
+{
     skiff_stats.coll_scheds++;
     skiff_sched_round(s);
     if (!req) {
@@ -360,6 +365,8 @@ int skiff_sched_run(struct skiff_sched *s, struct skiff_request **req)
     }
     r->comm = s->comm;
     r->state = SKIFF_RS_POSTED;
+    if (then)
+        skiff_req_set_then(r, then);
     hold(s);
     *req = r;
     SKIFF_TRACE_HOOK(skiff_trace_coll(s->comm, s->tag, r));

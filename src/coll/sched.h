@@ -79,6 +79,9 @@ void skiff_sched_round(struct skiff_sched *s);
  * else hands it to the progress engine and returns the request that completes with it.
  * s must come from skiff_sched_new() when req is not NULL. Returns an MPI error code. */
 int skiff_sched_run(struct skiff_sched *s, struct skiff_request **req);
+/* As skiff_sched_run with req, for a request that carries then (core/request.h) from before the
+ * schedule starts: its first round may complete it at once, or another thread's progress soon after. */
+int skiff_sched_run_then(struct skiff_sched *s, struct skiff_request **req, const struct skiff_req_then *then);
 struct skiff_sched *skiff_sched_new(struct skiff_comm *c);
 /* For a call collective over part of c only (MPI_Comm_create_group): the tag is given, and the
  * communicator's collective sequence, which every process of c keeps, is left alone. */

@@ -278,15 +278,10 @@ int skiff_bsend(const void *buf, size_t count, const struct skiff_type *t, int d
     char *copy = b->base == MPI_BUFFER_AUTOMATIC ? (char *)s + AUTO_RECORD : b->base + s->off;
     skiff_type_pack(buf, count, t, copy);
     struct skiff_request *r;
-    int rc = skiff_send_start(copy, bytes, dest, tag, c, c->ctx, SKIFF_SEND_STANDARD, 0, &r);
-    if (rc != MPI_SUCCESS) {
+    /* The space goes back, and the request with it, when the message is gone (perhaps at once). */
+    int rc = skiff_send_start_then(copy, bytes, dest, tag, c, c->ctx, SKIFF_SEND_STANDARD, 0,
+                                   &(struct skiff_req_then){give_back, s, 1}, &r);
+    if (rc != MPI_SUCCESS)
         give_back_seg(s);
-        return rc;
-    }
-    r->cookie = s;
-    r->on_complete = give_back;
-    r->freed = 1;
-    if (r->state == SKIFF_RS_DONE)
-        skiff_req_complete(r); /* already gone: give the space back and the request with it */
-    return MPI_SUCCESS;
+    return rc;
 }

@@ -157,9 +157,33 @@ static void send_awaiting(struct skiff_request *r, struct skiff_hdr *h, int eage
     }
 }
 
+/* r, about to be posted, takes then: what the caller may keep of it (NULL for a request that releases
+ * itself, which may be gone as soon as it is posted). */
+static inline struct skiff_request *posting(struct skiff_request *r, const struct skiff_req_then *then)
+{
+    if (!then)
+        return r;
+    skiff_req_set_then(r, then);
+    return then->freed ? NULL : r;
+}
+
+/* A send that left at once, for a caller whose request has something to do when complete. */
+static int sent_then(struct skiff_comm *c, uint32_t ctx, int dest, int peer, int tag,
+                     const struct skiff_req_then *then, struct skiff_request **out)
+{
+    struct skiff_request *r = new_send(c, ctx, dest, peer, tag, NULL, 0, SKIFF_RS_POSTED);
+    if (!r)
+        return skiff_err(MPI_ERR_NO_MEM, "out of request objects");
+    *out = posting(r, then);
+    skiff_req_complete(r);
+    return MPI_SUCCESS;
+}
+
+/* Inlined twice: with then NULL (every plain send), its tests fold away. */
 static inline __attribute__((always_inline)) int send_start(const void *buf, size_t bytes, int dest, int tag,
                                                              struct skiff_comm *c, uint32_t ctx, int mode,
-                                                             int blocking, struct skiff_request **out)
+                                                             int blocking, const struct skiff_req_then *then,
+                                                             struct skiff_request **out)
 {
     int peer = skiff_comm_world_rank(c, dest);
     struct skiff_hdr h = {.type = SKIFF_MSG_EAGER, .version = SKIFF_PROTO_VERSION, .src = c->rank, .tag = tag,
@@ -173,32 +197,48 @@ static inline __attribute__((always_inline)) int send_start(const void *buf, siz
             if (t->send(peer, &h, buf, bytes) == 0) {
                 if (blocking)
                     return MPI_SUCCESS;
+                if (then)
+                    return sent_then(c, ctx, dest, peer, tag, then, out);
                 *out = r = done_send(c, ctx, dest, peer, tag);
                 return r ? MPI_SUCCESS : skiff_err(MPI_ERR_NO_MEM, "out of request objects");
             }
         }
         if (!(r = new_send(c, ctx, dest, peer, tag, buf, bytes, SKIFF_RS_POSTED)))
             return skiff_err(MPI_ERR_NO_MEM, "out of request objects");
+        *out = posting(r, then);
         defer(peer, &h, buf, bytes, r);
-        *out = r;
         return MPI_SUCCESS;
     }
     if (!(r = new_send(c, ctx, dest, peer, tag, buf, bytes, eager ? SKIFF_RS_WAIT_ACK : SKIFF_RS_WAIT_RNDV)))
         return skiff_err(MPI_ERR_NO_MEM, "out of request objects");
-    *out = r;
+    *out = posting(r, then);
     send_awaiting(r, &h, eager);
     return MPI_SUCCESS;
+}
+
+static void trace_send(struct skiff_comm *c, uint32_t ctx, int dest, int tag, size_t bytes, int mode,
+                       struct skiff_request *r)
+{
+    int peer = skiff_comm_world_rank(c, dest);
+    skiff_trace_send(c, ctx, peer, tag, bytes, r, bytes > skiff_transport_for(peer)->max_eager,
+                     mode == SKIFF_SEND_SYNC);
 }
 
 int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct skiff_comm *c, uint32_t ctx, int mode,
                      int blocking, struct skiff_request **out)
 {
-    int rc = send_start(buf, bytes, dest, tag, c, ctx, mode, blocking, out);
-    if (SKIFF_UNLIKELY(skiff_tracing()) && !rc) {
-        int peer = skiff_comm_world_rank(c, dest);
-        skiff_trace_send(c, ctx, peer, tag, bytes, *out, bytes > skiff_transport_for(peer)->max_eager,
-                         mode == SKIFF_SEND_SYNC);
-    }
+    int rc = send_start(buf, bytes, dest, tag, c, ctx, mode, blocking, NULL, out);
+    if (SKIFF_UNLIKELY(skiff_tracing()) && !rc)
+        trace_send(c, ctx, dest, tag, bytes, mode, *out);
+    return rc;
+}
+
+int skiff_send_start_then(const void *buf, size_t bytes, int dest, int tag, struct skiff_comm *c, uint32_t ctx,
+                          int mode, int blocking, const struct skiff_req_then *then, struct skiff_request **out)
+{
+    int rc = send_start(buf, bytes, dest, tag, c, ctx, mode, blocking, then, out);
+    if (SKIFF_UNLIKELY(skiff_tracing()) && !rc)
+        trace_send(c, ctx, dest, tag, bytes, mode, *out);
     return rc;
 }
 
@@ -462,8 +502,10 @@ static inline __attribute__((always_inline)) void recv_post(struct skiff_request
         deliver_unexp(r, u);
 }
 
-int skiff_recv_start(void *buf, size_t bytes, int src, int tag, struct skiff_comm *c, uint32_t ctx,
-                     struct skiff_request **out)
+static inline __attribute__((always_inline)) int recv_start(void *buf, size_t bytes, int src, int tag,
+                                                             struct skiff_comm *c, uint32_t ctx,
+                                                             const struct skiff_req_then *then,
+                                                             struct skiff_request **out)
 {
     struct skiff_request *r = skiff_req_alloc(SKIFF_REQ_RECV);
     if (!r)
@@ -476,10 +518,22 @@ int skiff_recv_start(void *buf, size_t bytes, int src, int tag, struct skiff_com
     r->buf = buf;
     r->bytes = bytes;
     r->state = SKIFF_RS_POSTED;
-    *out = r;
+    *out = posting(r, then);
     SKIFF_TRACE_HOOK(skiff_trace_recv(r));
     recv_post(r, ctx, src, tag);
     return MPI_SUCCESS;
+}
+
+int skiff_recv_start(void *buf, size_t bytes, int src, int tag, struct skiff_comm *c, uint32_t ctx,
+                     struct skiff_request **out)
+{
+    return recv_start(buf, bytes, src, tag, c, ctx, NULL, out);
+}
+
+int skiff_recv_start_then(void *buf, size_t bytes, int src, int tag, struct skiff_comm *c, uint32_t ctx,
+                          const struct skiff_req_then *then, struct skiff_request **out)
+{
+    return recv_start(buf, bytes, src, tag, c, ctx, then, out);
 }
 
 void skiff_recv_restart(struct skiff_request *r)
@@ -514,9 +568,11 @@ int skiff_mprobe_once(int src, int tag, struct skiff_comm *c, MPI_Status *status
     return MPI_SUCCESS;
 }
 
-void skiff_mrecv_start(struct skiff_request *m, void *buf, size_t bytes)
+void skiff_mrecv_start(struct skiff_request *m, void *buf, size_t bytes, const struct skiff_req_then *then)
 {
     struct skiff_unexp *u = m->matched;
+    if (then)
+        skiff_req_set_then(m, then);
     m->matched = NULL;
     m->kind = SKIFF_REQ_RECV;
     m->buf = buf;

@@ -21,6 +21,15 @@ int skiff_send_start(const void *buf, size_t bytes, int dest, int tag, struct sk
 /* Posts a receive; src may be MPI_ANY_SOURCE (not MPI_PROC_NULL). */
 int skiff_recv_start(void *buf, size_t bytes, int src, int tag, struct skiff_comm *c, uint32_t ctx,
                      struct skiff_request **out);
+/* As skiff_send_start and skiff_recv_start, for a request that has something to do when it completes:
+ * it carries then from before it is posted, and then->fn runs exactly once, in whichever thread
+ * completes it (perhaps before this returns). With then->freed, *out is NULL: the request releases
+ * itself. On error nothing ran and the caller still owns the cookie; so it does when a blocking send
+ * left at once and made no request (*out NULL), so blocking and then->freed do not go together. */
+int skiff_send_start_then(const void *buf, size_t bytes, int dest, int tag, struct skiff_comm *c, uint32_t ctx,
+                          int mode, int blocking, const struct skiff_req_then *then, struct skiff_request **out);
+int skiff_recv_start_then(void *buf, size_t bytes, int src, int tag, struct skiff_comm *c, uint32_t ctx,
+                          const struct skiff_req_then *then, struct skiff_request **out);
 /* Persistent sends: r (kind SKIFF_REQ_SEND, inactive) already holds what skiff_send_start resolves per
  * call (comm, ctx, peer and world_peer, tag, buf, bytes); t is world_peer's transport. Begins one round
  * on r itself, in mode. */
@@ -30,8 +39,9 @@ void skiff_recv_restart(struct skiff_request *r);
 /* Matched probe: takes the oldest message that matches out of the unexpected queue into *out (a request
  * of kind SKIFF_REQ_MSG, the MPI_Message), so no other receive can match it; *out NULL if none. */
 int skiff_mprobe_once(int src, int tag, struct skiff_comm *c, MPI_Status *status, struct skiff_request **out);
-/* Receives the message m holds into buf (bytes of room): m becomes its receive request. */
-void skiff_mrecv_start(struct skiff_request *m, void *buf, size_t bytes);
+/* Receives the message m holds into buf (bytes of room): m becomes its receive request, carrying then
+ * (NULL: nothing to do when complete; never freed) as skiff_recv_start_then's does. */
+void skiff_mrecv_start(struct skiff_request *m, void *buf, size_t bytes, const struct skiff_req_then *then);
 /* Non-destructive probe of the unexpected queue: 1 and status filled if a message matches. */
 int skiff_probe_once(int src, int tag, struct skiff_comm *c, MPI_Status *status);
 /* Cancels a receive that has not matched yet; returns 1 if it was cancelled. */

@@ -69,6 +69,23 @@ struct skiff_request {
     struct skiff_unexp *matched;             /* SKIFF_REQ_MSG: the message */
 };
 
+/* What a request does when it completes, handed to the call that starts it so that it is in place
+ * before the request is posted: from then on another thread's progress may complete it at any moment
+ * (docs/per-communicator-locks.md, step 3). fn runs in whichever thread completes the request, before
+ * DONE is published, with cookie in r->cookie. freed: nobody waits for the request; it releases itself
+ * when complete. */
+struct skiff_req_then {
+    void (*fn)(struct skiff_request *r);
+    void *cookie;
+    int freed;
+};
+static inline void skiff_req_set_then(struct skiff_request *r, const struct skiff_req_then *then)
+{
+    r->on_complete = then->fn;
+    r->cookie = then->cookie;
+    r->freed = (uint8_t)then->freed;
+}
+
 struct skiff_request *skiff_req_alloc(int kind);
 void skiff_req_release(struct skiff_request *r);
 /* Releases r after a persistent request's destroy hook (for any request: what MPI_Request_free ends). */

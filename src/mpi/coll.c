@@ -80,15 +80,15 @@ static int bcast(void *buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm
         return skiff_fail(comm, skiff_err(MPI_ERR_NO_MEM, "out of memory"));
     rc = c->rank == root ? skiff_stage_send(st, buf, (size_t)count, t)
                          : skiff_stage_recv(st, buf, (size_t)count, t, -1, 0);
-    if (!rc)
-        rc = skiff_coll_bcast(st->data, skiff_packed(t, count), root, c, r);
     int unpack = c->rank != root;
-    if (!rc && r && st->tmp && (*r)->state != SKIFF_RS_DONE) {
-        /* The packed copy must outlive the call: the request finishes with it. */
-        (*r)->cookie = st;
-        (*r)->on_complete = unpack ? unpack_on_complete : free_on_complete;
+    /* A nonblocking call's packed copy must outlive it: the request finishes with it. */
+    int handed = !rc && r && st->tmp;
+    if (!rc)
+        rc = skiff_coll_bcast(st->data, skiff_packed(t, count), root, c, r,
+                              handed ? &(struct skiff_req_then){unpack ? unpack_on_complete : free_on_complete, st, 0}
+                                     : NULL);
+    if (handed && !rc)
         return MPI_SUCCESS;
-    }
     skiff_stage_done(st, unpack && !rc);
     free(st);
     return rc ? skiff_fail(comm, rc) : MPI_SUCCESS;

@@ -86,7 +86,7 @@ static int vote_mt(struct skiff_comm *local, int local_leader, struct skiff_comm
                 for (int i = 0; i < 2; i++)
                     all[i] = theirs[i] > all[i] ? theirs[i] : all[i];
         }
-        if ((rc = skiff_coll_bcast(all, sizeof all, local_leader, local, NULL)))
+        if ((rc = skiff_coll_bcast(all, sizeof all, local_leader, local, NULL, NULL)))
             return rc;
         if (all[0] < 0)
             return skiff_err(MPI_ERR_OTHER, "the local leader (rank %d of %s) could not reach the remote group",
@@ -112,7 +112,7 @@ int skiff_intercomm_create(struct skiff_comm *local, int local_leader, struct sk
         rc = leaders_meet(local, peer, remote_leader, tag, &mine, &theirs, &remote);
     /* The leader's outcome goes to everyone, also a failure (size 0), so no member waits forever. */
     int agreed[2] = {rc ? 0 : (mine.next > theirs.next ? mine.next : theirs.next), rc ? 0 : theirs.size};
-    int brc = skiff_coll_bcast(agreed, sizeof agreed, local_leader, local, NULL);
+    int brc = skiff_coll_bcast(agreed, sizeof agreed, local_leader, local, NULL, NULL);
     if (!rc && brc)
         rc = brc;
     if (!rc && agreed[1] <= 0)
@@ -121,7 +121,7 @@ int skiff_intercomm_create(struct skiff_comm *local, int local_leader, struct sk
     if (!rc && local->rank != local_leader && !(remote = malloc(sizeof(int) * (size_t)agreed[1])))
         rc = skiff_err(MPI_ERR_NO_MEM, "out of memory for a remote group of %d processes", agreed[1]);
     if (!rc)
-        rc = skiff_coll_bcast(remote, sizeof(int) * (size_t)agreed[1], local_leader, local, NULL);
+        rc = skiff_coll_bcast(remote, sizeof(int) * (size_t)agreed[1], local_leader, local, NULL, NULL);
     uint32_t ctx = 0;
     if (!rc)
         rc = SKIFF_UNLIKELY(skiff_mt_apps) ? vote_mt(local, local_leader, peer, remote_leader, tag, agreed[0], &ctx)

@@ -53,19 +53,6 @@ static void half_done(struct skiff_request *h)
         skiff_req_complete(p);
 }
 
-/* The half h (just started) reports to p when done, then releases itself. */
-static void adopt(struct skiff_request *p, struct skiff_request *h)
-{
-    if (h->state == SKIFF_RS_DONE) {
-        h->cookie = p;
-        half_done(h);
-        skiff_req_release(h);
-        return;
-    }
-    h->cookie = p;
-    h->on_complete = half_done;
-    h->freed = 1;
-}
 
 /* Starts both halves behind a new parent request. sendbuf/sbytes are bytes to send as they are; the
  * receive of rcount elements of rt lands in recvbuf directly when rt is contiguous. owned: a packed
@@ -100,22 +87,22 @@ static int start_pair(const void *sendbuf, size_t sbytes, void *owned, int dest,
         s->t = rt;
         skiff_type_ref(rt);
     }
+    /* Each half reports to p when done, then releases itself. */
+    const struct skiff_req_then half = {half_done, p, 1};
     struct skiff_request *h = NULL;
     int rc = MPI_SUCCESS;
     /* The receive goes first, as in MPI_Sendrecv: a send to ourselves then finds it posted. */
     if (source != MPI_PROC_NULL) {
         s->pending++;
         void *at = direct ? skiff_type_data(recvbuf, rt) : s->landing;
-        if (!(rc = skiff_recv_start(at, direct ? rcount * rt->size : rbytes, source, recvtag, c, c->ctx, &h)))
-            adopt(p, h);
-        else
+        if ((rc = skiff_recv_start_then(at, direct ? rcount * rt->size : rbytes, source, recvtag, c, c->ctx, &half,
+                                        &h)))
             s->pending--;
     }
     if (!rc && dest != MPI_PROC_NULL) {
         s->pending++;
-        if (!(rc = skiff_send_start(sendbuf, sbytes, dest, sendtag, c, c->ctx, SKIFF_SEND_STANDARD, 0, &h)))
-            adopt(p, h);
-        else
+        if ((rc = skiff_send_start_then(sendbuf, sbytes, dest, sendtag, c, c->ctx, SKIFF_SEND_STANDARD, 0, &half,
+                                        &h)))
             s->pending--;
     }
     if (rc && p->st_error == MPI_SUCCESS)

@@ -239,15 +239,12 @@ static int run(const struct hood *h, const struct work *w, struct skiff_request 
     plan_sends(sb, dst, out, &p, w->x + in);
     plan_recvs(rb, src, in, &p, w->x, j);
     cart_order(h->c->topo, w->x);
-    rc = skiff_coll_neighbor(h->c, w->x, in, w->x + in, out, req);
-    if (!j)
-        return rc;
-    if (!rc && req && (*req)->state != SKIFF_RS_DONE) {
-        (*req)->cookie = j;
-        (*req)->on_complete = finish_on_complete;
-        return MPI_SUCCESS;
-    }
-    finish(j, !rc && (!req || !(*req)->st_error));
+    /* A nonblocking call's packed blocks must outlive it: the request finishes with them. */
+    int handed = j && req;
+    rc = skiff_coll_neighbor(h->c, w->x, in, w->x + in, out, req,
+                             handed ? &(struct skiff_req_then){finish_on_complete, j, 0} : NULL);
+    if (j && !(handed && !rc))
+        finish(j, !rc);
     return rc;
 }
 

@@ -372,18 +372,11 @@ static int send_hello(struct skiff_request *r, const struct hello *h)
     if (!copy)
         return skiff_err(MPI_ERR_NO_MEM, "out of memory");
     *copy = *h;
-    int rc = skiff_send_start(copy, sizeof *copy, r->peer, r->tag, r->comm, hello_ctx(r->comm), SKIFF_SEND_STANDARD,
-                              1, &s);
-    if (rc || !s || s->state == SKIFF_RS_DONE) {
+    int rc = skiff_send_start_then(copy, sizeof *copy, r->peer, r->tag, r->comm, hello_ctx(r->comm),
+                                   SKIFF_SEND_STANDARD, 0, &(struct skiff_req_then){free_hello, copy, 1}, &s);
+    if (rc)
         free(copy);
-        if (s)
-            skiff_req_release(s);
-        return rc;
-    }
-    s->cookie = copy;
-    s->on_complete = free_hello;
-    s->freed = 1;
-    return MPI_SUCCESS;
+    return rc;
 }
 
 static int make_sends(struct skiff_request *r, struct part *p)

@@ -22,16 +22,11 @@ int skiff_send_packed(const void *buf, size_t count, const struct skiff_type *t,
     if (!tmp)
         return skiff_err(MPI_ERR_NO_MEM, "cannot allocate %zu bytes to pack a message for rank %d", bytes, dest);
     skiff_type_pack(buf, count, t, tmp);
-    int rc = skiff_send_start(tmp, bytes, dest, tag, c, c->ctx, mode, blocking, out);
-    struct skiff_request *r = *out;
-    /* Gone already (copied eagerly, or a self-send that completed): the copy is no longer needed. */
-    if (rc || !r || r->state == SKIFF_RS_DONE) {
+    int rc = skiff_send_start_then(tmp, bytes, dest, tag, c, c->ctx, mode, blocking,
+                                   &(struct skiff_req_then){free_packed, tmp, 0}, out);
+    if (rc || !*out) /* failed, or a blocking send that left at once: the copy is still ours */
         free(tmp);
-        return rc;
-    }
-    r->cookie = tmp;
-    r->on_complete = free_packed;
-    return MPI_SUCCESS;
+    return rc;
 }
 
 /* Where a receive lands before it is unpacked into the user's elements. */
@@ -64,14 +59,12 @@ static struct landing *landing_new(void *buf, size_t count, const struct skiff_t
     return l;
 }
 
-/* r receives into l: unpacked when r completes. */
-static void landing_attach(struct skiff_request *r, struct landing *l)
+/* What a receive into l does when complete: unpack (perhaps at once, for a message already here). The
+ * type is held from now: MPI_Type_free may come before the message. */
+static struct skiff_req_then landing_then(struct landing *l)
 {
-    skiff_type_ref(l->t); /* MPI_Type_free may come before the message */
-    r->cookie = l;
-    r->on_complete = unpack_done;
-    if (r->state == SKIFF_RS_DONE) /* matched a message that was already here */
-        unpack_done(r);
+    skiff_type_ref(l->t);
+    return (struct skiff_req_then){unpack_done, l, 0};
 }
 
 int skiff_recv_packed(void *buf, size_t count, const struct skiff_type *t, int src, int tag, struct skiff_comm *c,
@@ -82,13 +75,13 @@ int skiff_recv_packed(void *buf, size_t count, const struct skiff_type *t, int s
     struct landing *l = landing_new(buf, count, t, src, bytes, &rc);
     if (!l)
         return rc;
-    rc = skiff_recv_start(l->data, bytes, src, tag, c, c->ctx, out);
+    struct skiff_req_then then = landing_then(l);
+    rc = skiff_recv_start_then(l->data, bytes, src, tag, c, c->ctx, &then, out);
     if (rc) {
+        skiff_type_unref(l->t);
         free(l);
-        return rc;
     }
-    landing_attach(*out, l);
-    return MPI_SUCCESS;
+    return rc;
 }
 
 int skiff_mrecv_packed(void *buf, size_t count, const struct skiff_type *t, struct skiff_request *m)
@@ -98,7 +91,7 @@ int skiff_mrecv_packed(void *buf, size_t count, const struct skiff_type *t, stru
     struct landing *l = landing_new(buf, count, t, m->peer, bytes, &rc);
     if (!l)
         return rc;
-    skiff_mrecv_start(m, l->data, bytes);
-    landing_attach(m, l);
+    struct skiff_req_then then = landing_then(l);
+    skiff_mrecv_start(m, l->data, bytes, &then);
     return MPI_SUCCESS;
 }

@@ -37,7 +37,7 @@ int skiff_mrecv_packed(void *buf, size_t count, const struct skiff_type *t, stru
 static inline int skiff_typed_mrecv(void *buf, size_t count, const struct skiff_type *t, struct skiff_request *m)
 {
     if (SKIFF_LIKELY(t->contiguous) || count == 0) {
-        skiff_mrecv_start(m, skiff_type_data(buf, t), count * t->size);
+        skiff_mrecv_start(m, skiff_type_data(buf, t), count * t->size, NULL);
         return MPI_SUCCESS;
     }
     return skiff_mrecv_packed(buf, count, t, m);

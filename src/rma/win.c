@@ -449,7 +449,7 @@ static int serve(struct skiff_win *w)
             abort();
         }
         *in = (struct skiff_rma_in){m, buf, m->bytes, m->peer, NULL};
-        skiff_mrecv_start(m, buf, m->bytes);
+        skiff_mrecv_start(m, buf, m->bytes, NULL);
         if (w->in_tail)
             w->in_tail->next = in;
         else
@@ -1147,7 +1147,7 @@ static int map_shared(struct skiff_win *w)
         card[0] = getpid();
         card[1] = err ? -1 : fd;
     }
-    int rc = skiff_coll_bcast(card, sizeof card, 0, w->comm, NULL);
+    int rc = skiff_coll_bcast(card, sizeof card, 0, w->comm, NULL, NULL);
     if (!rc && total && card[1] < 0)
         rc = skiff_err(MPI_ERR_NO_MEM, "could not make the shared segment of %zu bytes on rank 0: %s", total,
                        strerror(err ? err : EIO));

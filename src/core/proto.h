@@ -3,6 +3,9 @@
  * Version history:
  *   1  EAGER, RTS, CTS, DATA, FIN, ACK.
  *   2  DROP, WITHDRAW: what a finalizing rank does with messages that wait for an answer.
+ *   3  CTS, DATA, FIN, ACK, DROP and WITHDRAW carry the context id of the message they answer, and the
+ *      receiver refuses one whose context is not that of the request it names: the communicator an
+ *      arrival belongs to (and the lock it will take) is known from its header alone.
  * Transports copy the header verbatim; only the core interprets it. Nothing in it is trusted blindly:
  * the receiver checks lengths against the buffers it owns and request ids against its own table.
  */
@@ -11,7 +14,7 @@
 
 #include <stdint.h>
 
-#define SKIFF_PROTO_VERSION 2
+#define SKIFF_PROTO_VERSION 3
 
 enum skiff_msg_type {
     SKIFF_MSG_EAGER = 1, /* payload follows; matched against receives */

@@ -330,17 +330,19 @@ static void stash(int peer, const struct skiff_hdr *h, const void *payload, size
     skiff_unexp_add(u);
 }
 
-static struct skiff_request *find_own(uint64_t id, int kind, int state, int peer)
+/* The request an answer names. Its context must be the header's: the communicator, and so the lock it
+ * will need (docs/per-communicator-locks.md), is known from the header before the request is touched. */
+static struct skiff_request *find_own(const struct skiff_hdr *h, uint64_t id, int kind, int state, int peer)
 {
     struct skiff_request *r = skiff_req_lookup(id);
-    if (!r || r->kind != kind || r->state != state || r->world_peer != peer)
-        protocol_error(peer, "message names no request of ours in that state", (unsigned long long)id);
+    if (!r || r->kind != kind || r->state != state || r->world_peer != peer || r->ctx != h->ctx)
+        protocol_error(peer, "message names no request of ours in that state and context", (unsigned long long)id);
     return r;
 }
 
 static void on_data(int peer, const struct skiff_hdr *h, const void *payload, size_t plen)
 {
-    struct skiff_request *r = find_own(h->rreq, SKIFF_REQ_RECV, SKIFF_RS_RECV_DATA, peer);
+    struct skiff_request *r = find_own(h, h->rreq, SKIFF_REQ_RECV, SKIFF_RS_RECV_DATA, peer);
     /* Pieces may arrive in any order (tcp stripes them over several connections); each must lie
      * inside the message, and together they may not exceed it. */
     if (plen != h->len || h->aux > r->msg_len || plen > r->msg_len - h->aux || plen > r->msg_len - r->done)
@@ -366,7 +368,8 @@ void *skiff_core_data_target(int peer, const struct skiff_hdr *h, size_t len)
         return NULL;
     /* The receive stays in this state until its last piece is delivered, which this one is not yet. */
     struct skiff_request *r = skiff_req_lookup(h->rreq);
-    if (!r || r->kind != SKIFF_REQ_RECV || r->state != SKIFF_RS_RECV_DATA || r->world_peer != peer)
+    if (!r || r->kind != SKIFF_REQ_RECV || r->state != SKIFF_RS_RECV_DATA || r->world_peer != peer ||
+        r->ctx != h->ctx)
         return NULL;
     if (h->aux > r->st_bytes || len > r->st_bytes - h->aux)
         return NULL;
@@ -375,7 +378,7 @@ void *skiff_core_data_target(int peer, const struct skiff_hdr *h, size_t len)
 
 static void on_cts(int peer, const struct skiff_hdr *h)
 {
-    struct skiff_request *s = find_own(h->sreq, SKIFF_REQ_SEND, SKIFF_RS_WAIT_RNDV, peer);
+    struct skiff_request *s = find_own(h, h->sreq, SKIFF_REQ_SEND, SKIFF_RS_WAIT_RNDV, peer);
     s->state = SKIFF_RS_STREAM;
     s->remote = h->rreq;
     s->done = 0;
@@ -409,8 +412,9 @@ static int awaits_answer(const struct skiff_request *s)
 static void on_drop(int peer, const struct skiff_hdr *h)
 {
     struct skiff_request *s = skiff_req_lookup(h->sreq);
-    if (!s || !awaits_answer(s) || s->world_peer != peer)
-        protocol_error(peer, "drop names no send of ours that waits for an answer", (unsigned long long)h->sreq);
+    if (!s || !awaits_answer(s) || s->world_peer != peer || s->ctx != h->ctx)
+        protocol_error(peer, "drop names no send of ours in that context that waits for an answer",
+                       (unsigned long long)h->sreq);
     char why[96];
     snprintf(why, sizeof why, "rank %d %s", s->peer,
              s->withdrawn ? "had not matched it when MPI_Finalize here gave up waiting" : "called MPI_Finalize without a matching receive");
@@ -462,10 +466,10 @@ void skiff_core_incoming(int peer, const struct skiff_hdr *h, const void *payloa
         on_data(peer, h, payload, plen);
         break;
     case SKIFF_MSG_FIN:
-        skiff_req_complete(find_own(h->sreq, SKIFF_REQ_SEND, SKIFF_RS_WAIT_RNDV, peer));
+        skiff_req_complete(find_own(h, h->sreq, SKIFF_REQ_SEND, SKIFF_RS_WAIT_RNDV, peer));
         break;
     case SKIFF_MSG_ACK:
-        skiff_req_complete(find_own(h->sreq, SKIFF_REQ_SEND, SKIFF_RS_WAIT_ACK, peer));
+        skiff_req_complete(find_own(h, h->sreq, SKIFF_REQ_SEND, SKIFF_RS_WAIT_ACK, peer));
         break;
     case SKIFF_MSG_DROP:
         on_drop(peer, h);

@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "core/comm.h"
 #include "core/match.h"
 
 static struct skiff_request *post(uint32_t ctx, int src, int tag)
@@ -139,6 +140,44 @@ static void unexpected_messages_match_in_arrival_order(void **state)
     assert_null(skiff_unexp_find(0, MPI_ANY_SOURCE, MPI_ANY_TAG, 0));
 }
 
+static struct skiff_request *post_on(struct skiff_comm *c, int src, int tag)
+{
+    struct skiff_request *r = skiff_req_alloc(SKIFF_REQ_RECV);
+    r->comm = c;
+    r->ctx = c->ctx;
+    r->peer = src;
+    r->tag = tag;
+    skiff_posted_add(r);
+    return r;
+}
+
+/* Under mpi_assert_no_any_tag receives go to buckets by tag, and still match oldest first. */
+static void asserted_receives_are_bucketed_in_order(void **state)
+{
+    (void)state;
+    struct skiff_comm c = {.ctx = 8, .hints = SKIFF_HINT_NO_ANY_TAG};
+    struct skiff_request *a = post_on(&c, 0, 5), *b = post_on(&c, 1, 5), *d = post_on(&c, 0, 6);
+    assert_true(a->bucketed && b->bucketed && d->bucketed);
+    assert_ptr_equal(skiff_posted_take(8, 1, 5), b);
+    assert_ptr_equal(skiff_posted_take(8, 0, 6), d);
+    assert_ptr_equal(skiff_posted_take(8, 0, 5), a);
+    assert_null(skiff_posted_take(8, 0, 5));
+}
+
+/* Assertions that arrive while receives wait in the one list (MPI_Comm_set_info): later receives
+ * join that list, or a newer one in a bucket would match before an older one. */
+static void receives_posted_before_an_assertion_keep_their_turn(void **state)
+{
+    (void)state;
+    struct skiff_comm c = {.ctx = 12};
+    struct skiff_request *older = post_on(&c, 0, 5);
+    c.hints = SKIFF_HINT_NO_ANY_TAG;
+    struct skiff_request *newer = post_on(&c, 0, 5);
+    assert_false(newer->bucketed);
+    assert_ptr_equal(skiff_posted_take(12, 0, 5), older);
+    assert_ptr_equal(skiff_posted_take(12, 0, 5), newer);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -148,6 +187,8 @@ int main(void)
         cmocka_unit_test_teardown(unexpected_messages_match_in_arrival_order, teardown),
         cmocka_unit_test_teardown(contexts_sharing_a_list_never_mix, teardown),
         cmocka_unit_test_teardown(awaiting_messages_are_found_on_any_context, teardown),
+        cmocka_unit_test_teardown(asserted_receives_are_bucketed_in_order, teardown),
+        cmocka_unit_test_teardown(receives_posted_before_an_assertion_keep_their_turn, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

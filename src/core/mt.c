@@ -19,6 +19,7 @@
 #include "core/core.h"
 #include "core/error.h"
 #include "core/progress.h"
+#include "core/transports.h"
 
 int skiff_mt_on;
 int skiff_mt_apps;
@@ -36,11 +37,14 @@ atomic_int skiff_mt_dozers;
  * the static TLS glibc keeps spare for libraries loaded later (mpi4py's dlopen). */
 __thread unsigned skiff_mt_depth __attribute__((tls_model("initial-exec")));
 
+int skiff_mt_direct;
+
 void skiff_mt_enable(void)
 {
     skiff_mt_on = 1;
     skiff_mt_apps = 1;
     skiff_mt_mode = SKIFF_MT_LOCK;
+    skiff_transports_threads(); /* those running now; later ones at their init */
 }
 
 void skiff_mt_check_level(int level)

@@ -86,6 +86,17 @@ static inline int skiff_mt_guard_enter(const char *call)
     return SKIFF_LIKELY(skiff_mt_mode == SKIFF_MT_LOCK) ? skiff_mt_enter() : skiff_mt_check_enter(call);
 }
 
+/* skiff_mt_guard_enter, except that under MULTIPLE the lock is left for the call to take when it needs
+ * it: -1 (docs/per-communicator-locks.md, "The first slice"). The call must turn -1 into 0 (it never
+ * took the lock) or into skiff_mt_enter()'s 1 before it returns. */
+extern int skiff_mt_direct; /* MULTIPLE, and a running transport offers send_direct (core/transports.c) */
+static inline int skiff_mt_guard_late(const char *call)
+{
+    if (SKIFF_LIKELY(skiff_mt_mode == SKIFF_MT_LOCK))
+        return skiff_mt_direct ? -1 : skiff_mt_enter();
+    return skiff_mt_check_enter(call);
+}
+
 /* The first statement of an entry point that does not use SKIFF_ENTER: holds the lock to its return. */
 #define SKIFF_MT_GUARD()                                                                                 \
     __attribute__((cleanup(skiff_mt_leave), unused)) const int skiff_mt_held_ =                          \

@@ -43,6 +43,13 @@ static void protocol_error(int peer, const char *what, unsigned long long v)
     skiff_abort_job(MPI_ERR_INTERN, "protocol error");
 }
 
+/* The head of a peer's queue is read without the library lock by skiff_send_direct: stored atomically
+ * (a plain move on x86). */
+static inline void set_head(int peer, struct pending *p)
+{
+    __atomic_store_n(&pp.head[peer], p, __ATOMIC_RELAXED);
+}
+
 /* The queues exist from init, not from the first deferred send: a send tests its peer's queue without
  * a second test for the table, and no two threads can race to create it (docs/per-communicator-locks.md,
  * step 2). */
@@ -70,7 +77,7 @@ static void defer(int peer, const struct skiff_hdr *h, const void *payload, size
     if (pp.tail[peer])
         pp.tail[peer]->next = p;
     else
-        pp.head[peer] = p;
+        set_head(peer, p);
     pp.tail[peer] = p;
     pp.npending++;
 }
@@ -214,6 +221,22 @@ static inline __attribute__((always_inline)) int send_start(const void *buf, siz
     *out = posting(r, then);
     send_awaiting(r, &h, eager);
     return MPI_SUCCESS;
+}
+
+/* Nothing this thread sent to the peer before may still wait in the peer's queue, or this message would
+ * overtake it. A message it deferred is taken off the queue only after it has been handed to the
+ * transport (flush_pending), under the peer's send lock that send_direct takes too, so an empty queue
+ * read here means it went before. Other threads' messages have no order with ours. */
+int skiff_send_direct(const void *buf, size_t bytes, int dest, int tag, struct skiff_comm *c)
+{
+    int peer = skiff_comm_world_rank(c, dest);
+    const struct skiff_transport *t = skiff_transport_for(peer);
+    if (!t->send_direct || bytes > t->max_eager || skiff_tracing() ||
+        __atomic_load_n(&pp.head[peer], __ATOMIC_RELAXED))
+        return 0;
+    struct skiff_hdr h = {.type = SKIFF_MSG_EAGER, .version = SKIFF_PROTO_VERSION, .src = c->rank, .tag = tag,
+                          .ctx = c->ctx, .len = bytes};
+    return t->send_direct(peer, &h, buf, bytes) == 0;
 }
 
 static void trace_send(struct skiff_comm *c, uint32_t ctx, int dest, int tag, size_t bytes, int mode,
@@ -647,7 +670,7 @@ static int flush_pending(void)
         struct pending *p;
         while ((p = pp.head[peer]) != NULL &&
                skiff_transport_for(peer)->send(peer, &p->h, p->payload, p->len) == 0) {
-            pp.head[peer] = p->next;
+            set_head(peer, p->next); /* only now: see skiff_send_direct */
             if (!p->next)
                 pp.tail[peer] = NULL;
             pp.npending--;
@@ -805,7 +828,7 @@ static void abandon_peer(int peer)
 {
     while (pp.head && pp.head[peer]) {
         struct pending *p = pp.head[peer];
-        pp.head[peer] = p->next;
+        set_head(peer, p->next);
         pp.npending--;
         free(p);
     }

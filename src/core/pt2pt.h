@@ -30,6 +30,11 @@ int skiff_send_start_then(const void *buf, size_t bytes, int dest, int tag, stru
                           int mode, int blocking, const struct skiff_req_then *then, struct skiff_request **out);
 int skiff_recv_start_then(void *buf, size_t bytes, int src, int tag, struct skiff_comm *c, uint32_t ctx,
                           const struct skiff_req_then *then, struct skiff_request **out);
+/* MPI_THREAD_MULTIPLE's blocking standard send of an eager message, called without the library lock
+ * (docs/per-communicator-locks.md, "The first slice"): 1 if the message left through the peer's
+ * transport's send_direct, 0 if the caller must take the lock and send as usual (no direct path to that
+ * peer, too large, tracing on, sends to the peer deferred, or no room). dest is a valid rank of c. */
+int skiff_send_direct(const void *buf, size_t bytes, int dest, int tag, struct skiff_comm *c);
 /* Persistent sends: r (kind SKIFF_REQ_SEND, inactive) already holds what skiff_send_start resolves per
  * call (comm, ctx, peer and world_peer, tag, buf, bytes); t is world_peer's transport. Begins one round
  * on r itself, in mode. */

@@ -23,6 +23,15 @@ struct skiff_transport {
      * -EAGAIN when it has no room right now (the core retries from its progress loop). May be called
      * from inside this or another transport's progress (the core answers messages as they arrive). */
     int (*send)(int peer, const struct skiff_hdr *h, const void *payload, size_t len);
+    /* MPI_THREAD_MULTIPLE's way around the library lock: posts header + payload only if the transport's
+     * fastest way takes it at once (0), else -EAGAIN and nothing happened. Called without the library
+     * lock, by any number of threads at once, beside send under the lock. NULL until threads has run, or
+     * for a transport without one (its peers' sends then take the lock). */
+    int (*send_direct)(int peer, const struct skiff_hdr *h, const void *payload, size_t len);
+    /* Called once application threads may call MPI at once, while only one thread is inside MPI (at
+     * MPI_Init_thread, or when MULTIPLE comes later): a transport that offers send_direct sets it here
+     * and makes send safe beside it. NULL: nothing to do. */
+    void (*threads)(void);
     /* Deliver what has arrived to skiff_core_incoming(); returns how many messages were handled. NULL
      * when nothing can arrive that a send did not deliver at once (self). */
     int (*progress)(void);

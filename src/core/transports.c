@@ -7,6 +7,7 @@
 
 #include "boot/boot.h"
 #include "core/core.h"
+#include "core/mt.h"
 #include "self/self.h"
 #include "shm/shm.h"
 #include "tcp/tcp.h"
@@ -131,6 +132,17 @@ static int map_header(void)
     return skiff_boot.seg || skiff_boot_map(skiff_job_header_size((uint32_t)skiff_boot.local_size)) ? 0 : -1;
 }
 
+/* skiff_mt_direct tells MPI_Send whether looking for a direct path can find one: a transport that
+ * offers one to at least one peer. */
+static void threads(int i)
+{
+    const struct skiff_transport *t = started[i];
+    if (t->threads)
+        t->threads();
+    for (int r = 0; t->send_direct && !skiff_mt_direct && r < skiff.size; r++)
+        skiff_mt_direct = uses_of[i][r];
+}
+
 int skiff_transports_init(void)
 {
     skiff_transports_settle_auto(skiff_boot.map.nnodes > 1);
@@ -153,6 +165,8 @@ int skiff_transports_init(void)
         for (int r = 0; r < skiff.size; r++)
             if (uses[r])
                 skiff.peer_tr[r] = started[i];
+        if (skiff_mt_apps)
+            threads(i);
         if (n && started[i]->progress && k->reach != SKIFF_REACH_SELF && skiff.nactive < SKIFF_MAX_ACTIVE)
             skiff.active[skiff.nactive++] = started[i];
     }
@@ -167,6 +181,13 @@ int skiff_transports_init(void)
         return -1;
     plan_sleep();
     return 0;
+}
+
+void skiff_transports_threads(void)
+{
+    for (int i = 0; i < skiff_transport_nkinds; i++)
+        if (started[i])
+            threads(i);
 }
 
 int skiff_transports_same_machine(void)
@@ -192,6 +213,7 @@ void skiff_transports_finalize(void)
     skiff.peer_tr = NULL;
     skiff.nactive = skiff.nbells = skiff.sleep_brief = 0;
     skiff.sleeper = NULL;
+    skiff_mt_direct = 0;
 }
 
 size_t skiff_transports_eager(enum skiff_reach reach, size_t otherwise)

@@ -52,6 +52,9 @@ void skiff_transports_settle_auto(int spans_nodes);
 /* After init: ranks of other nodes running on this machine, by the transports' own count. */
 int skiff_transports_same_machine(void);
 void skiff_transports_finalize(void);
+/* Application threads may now call MPI at once: each running transport's threads hook (the ones
+ * started later run theirs at init). */
+void skiff_transports_threads(void);
 /* The eager limit of the running transport with that reach (otherwise if none runs). */
 size_t skiff_transports_eager(enum skiff_reach reach, size_t otherwise);
 /* For skiff-info: each transport of this build and what it offers here. */

@@ -33,6 +33,14 @@
     skiff_call = #name;                                                                                  \
     SKIFF_PROF_SPAN(name)
 
+/* SKIFF_ENTER for a call with a path that needs no library lock (MPI_Send's, core/mt.h's
+ * skiff_mt_guard_late): under MPI_THREAD_MULTIPLE skiff_mt_held_ starts at -1, lock not taken. */
+#define SKIFF_ENTER_LATE(name)                                                                           \
+    __attribute__((cleanup(skiff_mt_leave), unused)) int skiff_mt_held_ =                                \
+        SKIFF_UNLIKELY(skiff_mt_mode) ? skiff_mt_guard_late("P" #name) : 0;                              \
+    skiff_call = #name;                                                                                  \
+    SKIFF_PROF_SPAN(name)
+
 /* SKIFF_ENTER for the calls MPI-4.1 lets any thread make at any level (11.6: MPI_Initialized,
  * MPI_Finalized, MPI_Query_thread, MPI_Is_thread_main, MPI_Get_version, MPI_Get_library_version). */
 #define SKIFF_ENTER_ANY_THREAD(name)                                                                     \

@@ -28,6 +28,30 @@ static int send_blocking(const void *buf, MPI_Count count, MPI_Datatype dt, int 
     return rc ? skiff_err_handle(c, rc) : MPI_SUCCESS;
 }
 
+/* MPI_THREAD_MULTIPLE, the lock not taken yet (*held is -1): a standard send of a contiguous message that
+ * the peer's transport takes at once leaves without the library lock (docs/per-communicator-locks.md,
+ * "The first slice"): 1, *held 0. Anything else, a bad argument included, takes the lock (*held 1) and
+ * returns 0 for the usual path, which checks the arguments again and reports what is wrong. */
+static __attribute__((noinline)) int send_late(const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag,
+                                               MPI_Comm comm, int mode, int *held)
+{
+    struct skiff_comm *c = skiff_comm_get(comm);
+    /* First whether the peer has a direct path at all: a send to oneself, say, goes the usual way at
+     * once, at the cost of one lookup. */
+    if (mode == SKIFF_SEND_STANDARD && c && dest >= 0 && dest < c->peers &&
+        skiff_transport_for(skiff_comm_world_rank(c, dest))->send_direct) {
+        const struct skiff_type *t = skiff_type_get(dt);
+        if (t && t->committed && t->contiguous && count >= 0 && count <= INT_MAX && t->size <= INT_MAX &&
+            (buf || count == 0) && buf != MPI_IN_PLACE && tag >= 0 &&
+            skiff_send_direct(skiff_type_data(buf, t), (size_t)count * t->size, dest, tag, c)) {
+            *held = 0;
+            return 1;
+        }
+    }
+    *held = skiff_mt_enter();
+    return 0;
+}
+
 /* A request that is complete from the start (MPI_PROC_NULL, buffered sends). */
 static int completed_request(MPI_Request *request, MPI_Comm comm)
 {
@@ -62,9 +86,12 @@ static int send_nonblocking(const void *buf, MPI_Count count, MPI_Datatype dt, i
 #define SEND_BLOCKING(name, count_t, mode)                                                               \
     int P##name(const void *buf, count_t count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)  \
     {                                                                                                    \
-        SKIFF_ENTER(name);                                                                               \
+        SKIFF_ENTER_LATE(name);                                                                          \
         SKIFF_REQUIRE_INIT();                                                                            \
         SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));                                            \
+        if (SKIFF_UNLIKELY(skiff_mt_held_ < 0) &&                                                        \
+            send_late(buf, count, datatype, dest, tag, comm, mode, &skiff_mt_held_))                     \
+            return MPI_SUCCESS;                                                                          \
         return send_blocking(buf, count, datatype, dest, tag, comm, mode);                               \
     }                                                                                                    \
     SKIFF_ALIAS(name)

@@ -9,6 +9,7 @@
 #include "shm/shm.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -179,6 +180,37 @@ static int shm_send(int world_peer, const struct skiff_hdr *h, const void *paylo
     return 0;
 }
 
+/* MPI_THREAD_MULTIPLE: a lock per peer over what sending to it writes (its fast box's producer side,
+ * q_sent, q_known), so that send_direct, called outside the library lock, and send, under it, take
+ * turns (docs/per-communicator-locks.md, "The first slice"). The cell pool stays the library lock's:
+ * send_direct never takes a cell. NULL until threads. */
+static pthread_mutex_t *tx_lock;
+
+static int shm_send_locked(int world_peer, const struct skiff_hdr *h, const void *payload, size_t len)
+{
+    pthread_mutex_t *m = &tx_lock[shm.local[world_peer]];
+    pthread_mutex_lock(m);
+    int rc = shm_send(world_peer, h, payload, len);
+    pthread_mutex_unlock(m);
+    return rc;
+}
+
+/* The fast box or nothing: a cell would need the pool, and a box that is full or has cells queued ahead
+ * of it (they must not be overtaken) leaves the message to the library's deferral. */
+static int shm_send_direct(int world_peer, const struct skiff_hdr *h, const void *payload, size_t len)
+{
+    int peer = shm.local[world_peer];
+    if (len > shm.fbox_max)
+        return -EAGAIN;
+    pthread_mutex_lock(&tx_lock[peer]);
+    int ok = queue_idle(peer) && skiff_fbox_push(&shm.tx[peer], h, payload, len) == 0;
+    pthread_mutex_unlock(&tx_lock[peer]);
+    if (!ok)
+        return -EAGAIN;
+    ring_bell(peer);
+    return 0;
+}
+
 static void corrupt(const char *what, int peer, unsigned long long value)
 {
     skiff_error("shared memory from rank %d is corrupt (%s = %llu): ending the job", peer < 0 ? -1 : shm.world[peer],
@@ -316,9 +348,29 @@ static int shm_pull(int peer, uint64_t remote_addr, void *dst, size_t len)
     return rc;
 }
 
+static void shm_threads(void)
+{
+    if (tx_lock)
+        return;
+    if (!(tx_lock = calloc((size_t)shm.n, sizeof *tx_lock))) {
+        skiff_log(SKIFF_LOG_INFO, "shm: no memory for send locks: every send takes the library lock");
+        return;
+    }
+    for (int p = 0; p < shm.n; p++)
+        pthread_mutex_init(&tx_lock[p], NULL);
+    shm_ops.send = shm_send_locked;
+    shm_ops.send_direct = shm_send_direct;
+}
+
 static void shm_finalize(void)
 {
     skiff_node_area_detach();
+    for (int p = 0; tx_lock && p < shm.n; p++)
+        pthread_mutex_destroy(&tx_lock[p]);
+    free(tx_lock);
+    tx_lock = NULL;
+    shm_ops.send = shm_send;
+    shm_ops.send_direct = NULL;
     free(shm.tx);
     free(shm.rx);
     free(shm.q_sent);
@@ -346,6 +398,7 @@ static struct skiff_transport shm_ops = {
     .disarm = shm_disarm,
     .doze = shm_doze,
     .wake = shm_wake,
+    .threads = shm_threads,
 };
 
 static int setup_cma(void)

@@ -22,6 +22,10 @@
  *              thread's send (within the rank) or a pass of whichever thread progresses (between ranks),
  *              and either must wake it. A wake-up lost would cost the waiter its doze's full timeout per
  *              hop, and the test its timeout;
+ *   order      every thread of every rank but 0 sends rank 0 a numbered stream with MPI_Send, sizes mixed
+ *              so that some messages take shm's direct path (no library lock), some a cell or a rendezvous
+ *              (under it) and some wait behind a full fast box; thread t of rank 0 receives the stream
+ *              of thread t of each rank, by exact source and tag, and checks that none overtook another;
  *   soak       a mix of all of the above for a fixed number of rounds (also run under skiff's profiler
  *              and tracer, whose per-call state a waiting thread sets aside).
  *
@@ -127,6 +131,39 @@ static void mode_anysrc(int t)
         note(st.MPI_SOURCE, st.MPI_TAG, buf[0], buf[1], msgs);
         atomic_fetch_add(&received, 1);
     }
+}
+
+/* Sizes in ints of message i of an ordered stream: mostly small, every 5th a few KB, every 13th past the
+ * eager limits (a rendezvous). */
+static int order_len(int i)
+{
+    return i % 13 == 0 ? 40000 : i % 5 == 0 ? 1000 : 2 + i % 30;
+}
+
+static void mode_order(int t)
+{
+    int msgs = rounds, *buf = malloc(40000 * sizeof *buf);
+    CHECK(buf != NULL);
+    if (rank != 0) {
+        for (int i = 0; i < msgs; i++) {
+            int n = order_len(i);
+            for (int k = 0; k < n; k++)
+                buf[k] = i + k;
+            CHECK_MPI(MPI_Send(buf, n, MPI_INT, 0, TAG_BASE + t, MPI_COMM_WORLD));
+        }
+    } else {
+        for (int i = 0; i < msgs; i++)
+            for (int r = 1; r < size; r++) {
+                MPI_Status st;
+                int n = -1;
+                CHECK_MPI(MPI_Recv(buf, 40000, MPI_INT, r, TAG_BASE + t, MPI_COMM_WORLD, &st));
+                CHECK_MPI(MPI_Get_count(&st, MPI_INT, &n));
+                CHECK_EQ(order_len(i), n);
+                CHECK_EQ(i, buf[0]); /* the i-th message of that thread, none overtaken */
+                CHECK_EQ(i + n - 1, buf[n - 1]);
+            }
+    }
+    free(buf);
 }
 
 static void mode_mprobe(int t)
@@ -509,7 +546,7 @@ int main(int argc, char **argv)
     } modes[] = {{"pairs", mode_pairs},     {"comms", mode_comms}, {"anysrc", mode_anysrc},
                  {"mprobe", mode_mprobe},   {"waitany", mode_waitany}, {"coll", mode_coll}, {"inter", mode_inter},
                  {"objects", mode_objects}, {"rma", mode_rma},     {"tools", mode_tools},
-                 {"relay", mode_relay},     {"soak", mode_soak}};
+                 {"relay", mode_relay},     {"soak", mode_soak},   {"order", mode_order}};
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
         if (strcmp(name, modes[i].name) == 0)
             mode = modes[i].fn;

@@ -3,7 +3,7 @@
 # (SKIFF_NODE_SIZE=1: node-aware collectives and their lazily made sub-communicators). Every test is
 # labelled "threads"; scripts/test.sh runs them (with the unit tests) in the ThreadSanitizer build.
 # The program also passes with MPICH 4 and Open MPI 4.1 (both grant MULTIPLE).
-foreach(mode pairs comms anysrc mprobe waitany coll inter objects rma tools relay soak order)
+foreach(mode pairs comms anysrc mprobe waitany coll inter objects rma tools relay soak order window)
   skiff_mpi_test(threads_${mode} threads.c "2;3" ARGS ${mode} TIMEOUT 90)
   foreach(np 2 3)
     set_property(TEST threads_${mode}_np${np} threads_${mode}_tcp_np${np} APPEND PROPERTY LABELS threads)

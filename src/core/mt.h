@@ -90,10 +90,10 @@ static inline int skiff_mt_guard_enter(const char *call)
  * it: -1 (docs/per-communicator-locks.md, "The first slice"). The call must turn -1 into 0 (it never
  * took the lock) or into skiff_mt_enter()'s 1 before it returns. */
 extern int skiff_mt_direct; /* MULTIPLE, and a running transport offers send_direct (core/transports.c) */
-static inline int skiff_mt_guard_late(const char *call)
+static inline int skiff_mt_guard_late(const char *call, int late)
 {
     if (SKIFF_LIKELY(skiff_mt_mode == SKIFF_MT_LOCK))
-        return skiff_mt_direct ? -1 : skiff_mt_enter();
+        return late ? -1 : skiff_mt_enter();
     return skiff_mt_check_enter(call);
 }
 

@@ -10,6 +10,11 @@
 
 struct skiff_req_pool skiff_req_pool;
 
+const struct skiff_request skiff_req_sent = {.idx = SKIFF_REQ_SENT_ID, .gen = 0, .kind = SKIFF_REQ_SEND,
+                                             .state = SKIFF_RS_DONE, .peer = MPI_ANY_SOURCE,
+                                             .world_peer = -1, .st_source = MPI_ANY_SOURCE,
+                                             .st_tag = MPI_ANY_TAG, .st_error = MPI_SUCCESS};
+
 static int grow(void)
 {
     if (skiff_req_pool.nchunks == SKIFF_REQ_MAX_CHUNKS)

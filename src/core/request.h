@@ -145,8 +145,25 @@ static inline MPI_Request skiff_req_handle(struct skiff_request *r)
 {
     return (MPI_Request)(uintptr_t)skiff_req_id(r);
 }
+
+/* The one request every send that is complete when its call returns shares (MPI_Isend of a message that
+ * left at once, MPI_Ibsend, a send to MPI_PROC_NULL): no object to make, nothing to release, and a thread
+ * can wait for it without the library's lock (mpi/wait.c). MPICH hands out such a request too. It is const,
+ * so nothing may write it: its `listed`, `freed` and release are skipped by name. Its id has generation 0,
+ * which no pool request has, so peers cannot name it and skiff_req_lookup does not find it. A send status
+ * says nothing but "success", as the status of any completed send. */
+extern const struct skiff_request skiff_req_sent;
+#define SKIFF_REQ_SENT_ID INT32_MAX /* fits an instruction's immediate operand */
+#define SKIFF_REQ_SENT_HANDLE ((MPI_Request)(uintptr_t)SKIFF_REQ_SENT_ID)
+static inline int skiff_req_is_sent(const struct skiff_request *r)
+{
+    return r == &skiff_req_sent;
+}
+
 static inline struct skiff_request *skiff_req_of(MPI_Request h)
 {
+    if (SKIFF_UNLIKELY(h == SKIFF_REQ_SENT_HANDLE))
+        return (struct skiff_request *)&skiff_req_sent;
     return skiff_req_lookup((uint64_t)(uintptr_t)h);
 }
 

@@ -33,13 +33,15 @@
     skiff_call = #name;                                                                                  \
     SKIFF_PROF_SPAN(name)
 
-/* SKIFF_ENTER for a call with a path that needs no library lock (MPI_Send's, core/mt.h's
- * skiff_mt_guard_late): under MPI_THREAD_MULTIPLE skiff_mt_held_ starts at -1, lock not taken. */
-#define SKIFF_ENTER_LATE(name)                                                                           \
+/* SKIFF_ENTER for a call with a path that needs no library lock (core/mt.h's skiff_mt_guard_late): under
+ * MPI_THREAD_MULTIPLE, and if late holds, skiff_mt_held_ starts at -1, lock not taken. SKIFF_ENTER_LATE is
+ * for the sends, whose path exists only when some peer's transport has send_direct. */
+#define SKIFF_ENTER_LATE_IF(name, late)                                                                  \
     __attribute__((cleanup(skiff_mt_leave), unused)) int skiff_mt_held_ =                                \
-        SKIFF_UNLIKELY(skiff_mt_mode) ? skiff_mt_guard_late("P" #name) : 0;                              \
+        SKIFF_UNLIKELY(skiff_mt_mode) ? skiff_mt_guard_late("P" #name, late) : 0;                        \
     skiff_call = #name;                                                                                  \
     SKIFF_PROF_SPAN(name)
+#define SKIFF_ENTER_LATE(name) SKIFF_ENTER_LATE_IF(name, skiff_mt_direct)
 
 /* SKIFF_ENTER for the calls MPI-4.1 lets any thread make at any level (11.6: MPI_Initialized,
  * MPI_Finalized, MPI_Query_thread, MPI_Is_thread_main, MPI_Get_version, MPI_Get_library_version). */

@@ -3,6 +3,7 @@
 #include "core/bsend.h"
 #include "core/progress.h"
 #include "core/pt2pt.h"
+#include "core/trace.h"
 #include "mpi/mpi_impl.h"
 #include "mpi/typed.h"
 
@@ -30,20 +31,24 @@ static int send_blocking(const void *buf, MPI_Count count, MPI_Datatype dt, int 
 
 /* MPI_THREAD_MULTIPLE, the lock not taken yet (*held is -1): a standard send of a contiguous message that
  * the peer's transport takes at once leaves without the library lock (docs/per-communicator-locks.md,
- * "The first slice"): 1, *held 0. Anything else, a bad argument included, takes the lock (*held 1) and
- * returns 0 for the usual path, which checks the arguments again and reports what is wrong. */
+ * "The first slice"): 1, *held 0; a nonblocking one (blocking 0) gets the shared request of sends complete
+ * at once in *request. Anything else, a bad argument included, takes the lock (*held 1) and returns 0 for the
+ * usual path, which checks the arguments again and reports what is wrong. */
 static __attribute__((noinline)) int send_late(const void *buf, MPI_Count count, MPI_Datatype dt, int dest, int tag,
-                                               MPI_Comm comm, int mode, int *held)
+                                               MPI_Comm comm, int mode, int blocking, MPI_Request *request,
+                                               int *held)
 {
     struct skiff_comm *c = skiff_comm_get(comm);
     /* First whether the peer has a direct path at all: a send to oneself, say, goes the usual way at
      * once, at the cost of one lookup. */
-    if (mode == SKIFF_SEND_STANDARD && c && dest >= 0 && dest < c->peers &&
+    if (mode == SKIFF_SEND_STANDARD && (blocking || request) && c && dest >= 0 && dest < c->peers &&
         skiff_transport_for(skiff_comm_world_rank(c, dest))->send_direct) {
         const struct skiff_type *t = skiff_type_get(dt);
         if (t && t->committed && t->contiguous && count >= 0 && count <= INT_MAX && t->size <= INT_MAX &&
             (buf || count == 0) && buf != MPI_IN_PLACE && tag >= 0 &&
             skiff_send_direct(skiff_type_data(buf, t), (size_t)count * t->size, dest, tag, c)) {
+            if (!blocking)
+                *request = SKIFF_REQ_SENT_HANDLE;
             *held = 0;
             return 1;
         }
@@ -52,15 +57,10 @@ static __attribute__((noinline)) int send_late(const void *buf, MPI_Count count,
     return 0;
 }
 
-/* A request that is complete from the start (MPI_PROC_NULL, buffered sends). */
-static int completed_request(MPI_Request *request, MPI_Comm comm)
+/* A request that is complete from the start (MPI_PROC_NULL, buffered sends): the shared one. */
+static int completed_request(MPI_Request *request)
 {
-    struct skiff_request *r = skiff_req_alloc(SKIFF_REQ_SEND);
-    if (!r)
-        return skiff_fail(comm, skiff_err(MPI_ERR_NO_MEM, "out of request objects"));
-    r->state = SKIFF_RS_DONE;
-    r->comm = skiff_comm_get(comm);
-    *request = skiff_req_handle(r);
+    *request = SKIFF_REQ_SENT_HANDLE;
     return MPI_SUCCESS;
 }
 
@@ -73,12 +73,14 @@ static int send_nonblocking(const void *buf, MPI_Count count, MPI_Datatype dt, i
     if (SKIFF_UNLIKELY(rc || (rc = skiff_check_ptr(request, "request"))))
         return skiff_fail(comm, rc);
     if (SKIFF_UNLIKELY(dest == MPI_PROC_NULL))
-        return completed_request(request, comm);
+        return completed_request(request);
+    /* Started as a blocking send, a message that leaves at once makes no request: it gets the shared one
+     * of sends complete at once. Not while tracing, whose records follow each request to its end. */
     struct skiff_request *r = NULL;
-    rc = skiff_typed_send(buf, (size_t)count, t, dest, tag, c, mode, 0, &r);
+    rc = skiff_typed_send(buf, (size_t)count, t, dest, tag, c, mode, !skiff_tracing(), &r);
     if (SKIFF_UNLIKELY(rc))
         return skiff_fail(comm, rc);
-    *request = skiff_req_handle(r);
+    *request = r ? skiff_req_handle(r) : SKIFF_REQ_SENT_HANDLE;
     return MPI_SUCCESS;
 }
 
@@ -90,7 +92,7 @@ static int send_nonblocking(const void *buf, MPI_Count count, MPI_Datatype dt, i
         SKIFF_REQUIRE_INIT();                                                                            \
         SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));                                            \
         if (SKIFF_UNLIKELY(skiff_mt_held_ < 0) &&                                                        \
-            send_late(buf, count, datatype, dest, tag, comm, mode, &skiff_mt_held_))                     \
+            send_late(buf, count, datatype, dest, tag, comm, mode, 1, NULL, &skiff_mt_held_))            \
             return MPI_SUCCESS;                                                                          \
         return send_blocking(buf, count, datatype, dest, tag, comm, mode);                               \
     }                                                                                                    \
@@ -100,9 +102,12 @@ static int send_nonblocking(const void *buf, MPI_Count count, MPI_Datatype dt, i
     int P##name(const void *buf, count_t count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,  \
                 MPI_Request *request)                                                                    \
     {                                                                                                    \
-        SKIFF_ENTER(name);                                                                               \
+        SKIFF_ENTER_LATE(name);                                                                          \
         SKIFF_REQUIRE_INIT();                                                                            \
         SKIFF_PROFILE_MSG(skiff_prof_bytes(count, datatype));                                            \
+        if (SKIFF_UNLIKELY(skiff_mt_held_ < 0) &&                                                        \
+            send_late(buf, count, datatype, dest, tag, comm, mode, 0, request, &skiff_mt_held_))         \
+            return MPI_SUCCESS;                                                                          \
         return send_nonblocking(buf, count, datatype, dest, tag, comm, mode, request);                   \
     }                                                                                                    \
     SKIFF_ALIAS(name)
@@ -147,7 +152,7 @@ static int ibsend(const void *buf, MPI_Count count, MPI_Datatype dt, int dest, i
     if (SKIFF_UNLIKELY(rc))
         return skiff_fail(comm, rc);
     rc = bsend(buf, count, dt, dest, tag, comm);
-    return rc ? rc : completed_request(request, comm);
+    return rc ? rc : completed_request(request);
 }
 
 #define IBSEND(name, count_t)                                                                            \

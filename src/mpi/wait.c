@@ -67,26 +67,33 @@ static int first_of(MPI_Request reqs[], int i)
 /* Up to this many requests, comparing pairs is cheaper than marking requests and clearing the marks. */
 #define PAIRWISE_MAX 16
 
+/* Whether entry i of an array is a request of its own: not MPI_REQUEST_NULL, and not the shared request of
+ * sends that were complete at once, which many entries may name (core/request.h). */
+static inline int own_entry(const struct skiff_request *r)
+{
+    return r && !skiff_req_is_sent(r);
+}
+
 /* Index of the first entry that repeats an earlier one, or -1: the call would complete and release
  * that request twice. */
 static int repeat_at(int n, struct skiff_request *const r[])
 {
     if (n <= PAIRWISE_MAX) {
         for (int i = 1; i < n; i++)
-            for (int j = 0; r[i] && j < i; j++)
+            for (int j = 0; own_entry(r[i]) && j < i; j++)
                 if (r[i] == r[j])
                     return i;
         return -1;
     }
     int at = -1;
     for (int i = 0; i < n && at < 0; i++) {
-        if (r[i] && r[i]->listed)
+        if (own_entry(r[i]) && r[i]->listed)
             at = i;
-        else if (r[i])
+        else if (own_entry(r[i]))
             r[i]->listed = 1;
     }
     for (int i = 0; i < n; i++)
-        if (r[i])
+        if (own_entry(r[i]))
             r[i]->listed = 0;
     return at;
 }
@@ -148,7 +155,8 @@ static int retire(struct skiff_request *r, MPI_Request *h, MPI_Status *status)
         r->state = SKIFF_RS_IDLE;
         return rc;
     }
-    skiff_req_release(r);
+    if (SKIFF_LIKELY(!skiff_req_is_sent(r)))
+        skiff_req_release(r);
     *h = MPI_REQUEST_NULL;
     return rc;
 }
@@ -161,11 +169,48 @@ static int retire_one(struct skiff_request *r, MPI_Request *h, MPI_Status *statu
     return rc ? skiff_err_handle(c, rc) : MPI_SUCCESS;
 }
 
+/* MPI_THREAD_MULTIPLE, the lock not taken yet (*held is -1): handles that need nothing of the library,
+ * MPI_REQUEST_NULL and the shared request of sends complete at once (core/request.h), end without it, as
+ * a thread's message-rate loop of MPI_Isend and MPI_Waitall does when its sends leave at once
+ * (docs/per-communicator-locks.md, "The second slice"). Their status is the empty one: MPI_ANY_SOURCE,
+ * MPI_ANY_TAG, no error, no bytes, not cancelled, which is what a completed send's is. Returns 1 when done
+ * (*held 0); else takes the lock (*held 1) and returns 0 for the usual path, which also reports bad
+ * arguments. */
+static inline int needs_nothing(MPI_Request h)
+{
+    return h == MPI_REQUEST_NULL || h == SKIFF_REQ_SENT_HANDLE;
+}
+
+static __attribute__((noinline)) void end_all(int count, MPI_Request reqs[], MPI_Status statuses[])
+{
+    for (int i = 0; i < count; i++) {
+        skiff_status_empty(statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[i], MPI_ANY_SOURCE);
+        reqs[i] = MPI_REQUEST_NULL;
+    }
+}
+
+/* Inlined, so that a call that must take the lock pays a few tests, not a call that saves registers. */
+static inline int ended_late(int count, MPI_Request reqs[], MPI_Status statuses[], int *held)
+{
+    int all = count >= 0 && (count == 0 || reqs);
+    for (int i = 0; all && i < count; i++)
+        all = needs_nothing(reqs[i]);
+    if (!all) {
+        *held = skiff_mt_enter();
+        return 0;
+    }
+    end_all(count, reqs, statuses);
+    *held = 0;
+    return 1;
+}
+
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     struct skiff_request *found = NULL;
-    SKIFF_ENTER(MPI_Wait);
+    SKIFF_ENTER_LATE_IF(MPI_Wait, 1);
     SKIFF_REQUIRE_INIT();
+    if (SKIFF_UNLIKELY(skiff_mt_held_ < 0) && ended_late(request ? 1 : -1, request, status, &skiff_mt_held_))
+        return MPI_SUCCESS;
     int rc = check_req_at(request, &found);
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
@@ -190,8 +235,13 @@ SKIFF_ALIAS(MPI_Wait)
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     struct skiff_request *r = NULL;
-    SKIFF_ENTER(MPI_Test);
+    SKIFF_ENTER_LATE_IF(MPI_Test, 1);
     SKIFF_REQUIRE_INIT();
+    if (SKIFF_UNLIKELY(skiff_mt_held_ < 0) &&
+        ended_late(request && flag ? 1 : -1, request, status, &skiff_mt_held_)) {
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
     int rc = check_req_at(request, &r);
     if (!rc)
         rc = skiff_check_ptr(flag, "flag");
@@ -235,8 +285,11 @@ static int all_done(const struct req_set *s)
 int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
 {
     struct req_set s;
-    SKIFF_ENTER(MPI_Waitall);
+    SKIFF_ENTER_LATE_IF(MPI_Waitall, 1);
     SKIFF_REQUIRE_INIT();
+    if (SKIFF_UNLIKELY(skiff_mt_held_ < 0) &&
+        ended_late(count, array_of_requests, array_of_statuses, &skiff_mt_held_))
+        return MPI_SUCCESS;
     int rc = set_resolve(count, array_of_requests, &s);
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
@@ -252,8 +305,13 @@ SKIFF_ALIAS(MPI_Waitall)
 int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[])
 {
     struct req_set s;
-    SKIFF_ENTER(MPI_Testall);
+    SKIFF_ENTER_LATE_IF(MPI_Testall, 1);
     SKIFF_REQUIRE_INIT();
+    if (SKIFF_UNLIKELY(skiff_mt_held_ < 0) &&
+        ended_late(flag ? count : -1, array_of_requests, array_of_statuses, &skiff_mt_held_)) {
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
     int rc = set_resolve_out(count, array_of_requests, &s, flag, "flag");
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
@@ -424,7 +482,9 @@ int PMPI_Request_free(MPI_Request *request)
         return skiff_fail(MPI_COMM_WORLD, skiff_greq_free(r));
     }
     /* The operation goes on; its request object is released when it completes. */
-    if (skiff_req_done(r) || skiff_req_inactive(r))
+    if (skiff_req_is_sent(r))
+        ;
+    else if (skiff_req_done(r) || skiff_req_inactive(r))
         skiff_req_destroy(r);
     else
         r->freed = 1;

@@ -26,6 +26,11 @@
  *              so that some messages take shm's direct path (no library lock), some a cell or a rendezvous
  *              (under it) and some wait behind a full fast box; thread t of rank 0 receives the stream
  *              of thread t of each rank, by exact source and tag, and checks that none overtook another;
+ *   window     thread t of each pair of ranks streams windows of 64 MPI_Isends to thread t of the partner
+ *              on a communicator of its own, ended by MPI_Waitall or by MPI_Testall polls (a message-rate
+ *              loop: on skiff, sends that leave at once end without the library lock); sizes mixed so that
+ *              some sends are complete at once and some are not (cells, rendezvous); the partner's thread
+ *              checks every message; the direction turns each window;
  *   soak       a mix of all of the above for a fixed number of rounds (also run under skiff's profiler
  *              and tracer, whose per-call state a waiting thread sets aside).
  *
@@ -162,6 +167,60 @@ static void mode_order(int t)
                 CHECK_EQ(i, buf[0]); /* the i-th message of that thread, none overtaken */
                 CHECK_EQ(i + n - 1, buf[n - 1]);
             }
+    }
+    free(buf);
+}
+
+#define WIN 64
+
+/* Every fourth window only small messages, which all leave at once as long as the fast box has room. */
+static int win_len(int w, int i)
+{
+    return w % 4 == 3 ? 1 + i % 4 : i % 31 == 5 ? 20000 : i % 9 == 0 ? 600 : 1 + i % 4;
+}
+
+static void mode_window(int t)
+{
+    if (partner == MPI_PROC_NULL)
+        return;
+    int off[WIN + 1] = {0};
+    for (int i = 0; i < WIN; i++)
+        off[i + 1] = off[i] + win_len(0, i);
+    int *buf = malloc((size_t)off[WIN] * sizeof *buf);
+    CHECK(buf != NULL);
+    for (int w = 0; w < rounds / 10; w++) {
+        int sending = (w & 1) == (rank < partner);
+        MPI_Request r[WIN];
+        for (int i = 0; i < WIN; i++) {
+            int *m = buf + off[i];
+            if (sending) {
+                for (int k = 0; k < win_len(w, i); k++)
+                    m[k] = w * 100000 + i * 100 + k;
+                CHECK_MPI(MPI_Isend(m, win_len(w, i), MPI_INT, partner, i, tcomm[t], &r[i]));
+            } else {
+                m[0] = -1;
+                CHECK_MPI(MPI_Irecv(m, win_len(w, i), MPI_INT, partner, i, tcomm[t], &r[i]));
+            }
+        }
+        if (w % 3 == 2) {
+            int flag = 0;
+            unsigned polls = 0;
+            while (!flag) {
+                CHECK_MPI(MPI_Testall(WIN, r, &flag, TU_STATUSES_IGNORE));
+                if (!flag)
+                    tu_poll_pause(&polls);
+            }
+        } else {
+            CHECK_MPI(MPI_Waitall(WIN, r, TU_STATUSES_IGNORE));
+        }
+        for (int i = 0; i < WIN; i++) {
+            CHECK(r[i] == MPI_REQUEST_NULL);
+            int n = win_len(w, i) - 1, *m = buf + off[i];
+            if (!sending) {
+                CHECK_EQ(w * 100000 + i * 100, m[0]);
+                CHECK_EQ(w * 100000 + i * 100 + n, m[n]);
+            }
+        }
     }
     free(buf);
 }
@@ -546,7 +605,8 @@ int main(int argc, char **argv)
     } modes[] = {{"pairs", mode_pairs},     {"comms", mode_comms}, {"anysrc", mode_anysrc},
                  {"mprobe", mode_mprobe},   {"waitany", mode_waitany}, {"coll", mode_coll}, {"inter", mode_inter},
                  {"objects", mode_objects}, {"rma", mode_rma},     {"tools", mode_tools},
-                 {"relay", mode_relay},     {"soak", mode_soak},   {"order", mode_order}};
+                 {"relay", mode_relay},     {"soak", mode_soak},   {"order", mode_order},
+                 {"window", mode_window}};
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
         if (strcmp(name, modes[i].name) == 0)
             mode = modes[i].fn;

@@ -186,6 +186,14 @@ static int sent_then(struct skiff_comm *c, uint32_t ctx, int dest, int peer, int
     return MPI_SUCCESS;
 }
 
+/* The header of a message from rank src of its communicator: eager, until send_awaiting turns it into
+ * an RTS or marks it synchronous. */
+static inline struct skiff_hdr message_hdr(int src, int tag, uint32_t ctx, size_t bytes)
+{
+    return (struct skiff_hdr){.type = SKIFF_MSG_EAGER, .version = SKIFF_PROTO_VERSION, .src = src, .tag = tag,
+                              .ctx = ctx, .len = bytes};
+}
+
 /* Inlined twice: with then NULL (every plain send), its tests fold away. */
 static inline __attribute__((always_inline)) int send_start(const void *buf, size_t bytes, int dest, int tag,
                                                              struct skiff_comm *c, uint32_t ctx, int mode,
@@ -193,8 +201,7 @@ static inline __attribute__((always_inline)) int send_start(const void *buf, siz
                                                              struct skiff_request **out)
 {
     int peer = skiff_comm_world_rank(c, dest);
-    struct skiff_hdr h = {.type = SKIFF_MSG_EAGER, .version = SKIFF_PROTO_VERSION, .src = c->rank, .tag = tag,
-                          .ctx = ctx, .len = bytes};
+    struct skiff_hdr h = message_hdr(c->rank, tag, ctx, bytes);
     struct skiff_request *r;
     *out = NULL;
     const struct skiff_transport *t = skiff_transport_for(peer);
@@ -234,8 +241,7 @@ int skiff_send_direct(const void *buf, size_t bytes, int dest, int tag, struct s
     if (!t->send_direct || bytes > t->max_eager || skiff_tracing() ||
         __atomic_load_n(&pp.head[peer], __ATOMIC_RELAXED))
         return 0;
-    struct skiff_hdr h = {.type = SKIFF_MSG_EAGER, .version = SKIFF_PROTO_VERSION, .src = c->rank, .tag = tag,
-                          .ctx = c->ctx, .len = bytes};
+    struct skiff_hdr h = message_hdr(c->rank, tag, c->ctx, bytes);
     return t->send_direct(peer, &h, buf, bytes) == 0;
 }
 
@@ -270,8 +276,7 @@ int skiff_send_restart(struct skiff_request *r, const struct skiff_transport *t,
     int peer = r->world_peer;
     SKIFF_TRACE_HOOK(skiff_trace_send(r->comm, r->ctx, peer, r->tag, r->bytes, r, r->bytes > t->max_eager,
                                       mode == SKIFF_SEND_SYNC));
-    struct skiff_hdr h = {.type = SKIFF_MSG_EAGER, .version = SKIFF_PROTO_VERSION, .src = r->comm->rank,
-                          .tag = r->tag, .ctx = r->ctx, .len = r->bytes};
+    struct skiff_hdr h = message_hdr(r->comm->rank, r->tag, r->ctx, r->bytes);
     r->st_error = MPI_SUCCESS;
     r->withdrawn = 0;
     int eager = r->bytes <= t->max_eager;

@@ -247,15 +247,18 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         rc = skiff_check_ptr(flag, "flag");
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
-    if (!r || SKIFF_UNLIKELY(!skiff_req_done(r) && skiff_req_inactive(r))) {
+    int done = r && skiff_req_done(r);
+    if (!r || SKIFF_UNLIKELY(!done && skiff_req_inactive(r))) {
         *flag = 1;
         skiff_status_empty(status, MPI_ANY_SOURCE);
         return MPI_SUCCESS;
     }
-    if (!skiff_req_done(r))
+    if (!done) {
         skiff_progress();
-    *flag = skiff_req_done(r);
-    return *flag ? retire_one(r, request, status) : MPI_SUCCESS;
+        done = skiff_req_done(r);
+    }
+    *flag = done;
+    return done ? retire_one(r, request, status) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Test)
 

@@ -3,6 +3,8 @@
 #ifndef SKIFF_BOOT_H
 #define SKIFF_BOOT_H
 
+#include "util/arch.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -24,7 +26,7 @@ struct skiff_boot_info {
     struct skiff_job_header *hdr;
 };
 
-extern struct skiff_boot_info skiff_boot;
+extern SKIFF_HIDDEN struct skiff_boot_info skiff_boot;
 
 /* 0, or -1 after printing why on stderr (a launcher's environment that is present but unusable). */
 int skiff_boot_init(void);

@@ -4,6 +4,8 @@
 #ifndef SKIFF_COMM_H
 #define SKIFF_COMM_H
 
+#include "util/arch.h"
+
 #include <stdint.h>
 
 #include "core/attr.h"
@@ -52,7 +54,7 @@ enum skiff_hint {
 
 enum skiff_hier_state { SKIFF_HIER_UNKNOWN = 0, SKIFF_HIER_BUILDING, SKIFF_HIER_FLAT, SKIFF_HIER_READY };
 
-extern struct skiff_comm skiff_comm_world, skiff_comm_self;
+extern SKIFF_HIDDEN struct skiff_comm skiff_comm_world, skiff_comm_self;
 
 /* NULL for MPI_COMM_NULL and anything that is not a live communicator. */
 struct skiff_comm *skiff_comm_get(MPI_Comm h);

@@ -2,6 +2,8 @@
 #ifndef SKIFF_CORE_H
 #define SKIFF_CORE_H
 
+#include "util/arch.h"
+
 #include "core/transport.h"
 
 #define SKIFF_MAX_ACTIVE 4 /* transports with peers at once: within the node, between nodes, ... */
@@ -25,7 +27,7 @@ struct skiff_core {
     int spin_adaptive;     /* SKIFF_SPIN=auto with a core per rank: stop polling early when preempted */
 };
 
-extern struct skiff_core skiff;
+extern SKIFF_HIDDEN struct skiff_core skiff;
 
 /* 0 or an MPI error code (the reason is already printed). */
 int skiff_core_init(void);

@@ -17,7 +17,7 @@
 
 /* Registered requests whose completion the owning thread has not seen yet: progress polls while > 0.
  * Read and written by the owning thread only. */
-extern int skiff_greq_waiting;
+extern SKIFF_HIDDEN int skiff_greq_waiting;
 
 /* A new generalized request in *out; an MPI error class on failure. */
 int skiff_greq_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,

@@ -18,11 +18,11 @@
 
 #include "util/arch.h"
 
-extern int skiff_mt_on;
+extern SKIFF_HIDDEN int skiff_mt_on;
 /* What the checked entry guard (SKIFF_MT_GUARD_CHECKED, in SKIFF_ENTER) does: 0 nothing (SINGLE: its one
  * branch, as before), SKIFF_MT_LOCK the lock (skiff_mt_on), SKIFF_MT_FUNNELED / SKIFF_MT_SERIALIZED a
  * check for the level's misuse (core/mt.c; MPI_Init_thread turns it on). */
-extern int skiff_mt_mode;
+extern SKIFF_HIDDEN int skiff_mt_mode;
 #define SKIFF_MT_LOCK 1
 #define SKIFF_MT_FUNNELED 2
 #define SKIFF_MT_SERIALIZED 3
@@ -34,14 +34,14 @@ void skiff_mt_check_level(int level);
  * (the lock, without this) is the asynchronous progress thread's (core/async.c): it never creates
  * communicators nor runs collectives, so what must change for concurrent application calls (context-id
  * agreement, node-shared collectives) stays as it is. */
-extern int skiff_mt_apps;
+extern SKIFF_HIDDEN int skiff_mt_apps;
 
 /* Turns the lock on for good (the caller is the only thread inside MPI). */
 void skiff_mt_enable(void);
 
 /* The lock word (0 free, 1 held, 2 held and maybe waited for, 3 held and the progress thread or a dozer
  * waits for its release) and this thread's nesting (core/mt.c). */
-extern atomic_int skiff_mt_word;
+extern SKIFF_HIDDEN atomic_int skiff_mt_word;
 extern __thread unsigned skiff_mt_depth __attribute__((tls_model("initial-exec")));
 void skiff_mt_take_slow(int seen);
 void skiff_mt_give_slow(void);
@@ -89,7 +89,7 @@ static inline int skiff_mt_guard_enter(const char *call)
 /* skiff_mt_guard_enter, except that under MULTIPLE the lock is left for the call to take when it needs
  * it: -1 (docs/per-communicator-locks.md, "The first slice"). The call must turn -1 into 0 (it never
  * took the lock) or into skiff_mt_enter()'s 1 before it returns. */
-extern int skiff_mt_direct; /* MULTIPLE, and a running transport offers send_direct (core/transports.c) */
+extern SKIFF_HIDDEN int skiff_mt_direct; /* MULTIPLE, and a running transport offers send_direct (core/transports.c) */
 static inline int skiff_mt_guard_late(const char *call, int late)
 {
     if (SKIFF_LIKELY(skiff_mt_mode == SKIFF_MT_LOCK))
@@ -131,7 +131,7 @@ void skiff_mt_wake_all(void);
  * nothing), so two idle waiters cost what one does instead of handing the lock back and forth. Unless
  * quiet, it first rings the other dozers (its call may have completed one of their requests). */
 void skiff_mt_doze(double seconds, int quiet);
-extern atomic_int skiff_mt_dozers;
+extern SKIFF_HIDDEN atomic_int skiff_mt_dozers;
 void skiff_mt_wake_dozers(void);
 /* A pass of the progress engine moved something: a dozer's request may be complete. */
 static inline void skiff_mt_progressed(void)

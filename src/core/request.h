@@ -117,7 +117,7 @@ struct skiff_req_pool {
     uint32_t nchunks;
     struct skiff_request *free; /* linked through next */
 };
-extern struct skiff_req_pool skiff_req_pool;
+extern SKIFF_HIDDEN struct skiff_req_pool skiff_req_pool;
 
 static inline uint64_t skiff_req_id(const struct skiff_request *r)
 {
@@ -152,7 +152,7 @@ static inline MPI_Request skiff_req_handle(struct skiff_request *r)
  * so nothing may write it: its `listed`, `freed` and release are skipped by name. Its id has generation 0,
  * which no pool request has, so peers cannot name it and skiff_req_lookup does not find it. A send status
  * says nothing but "success", as the status of any completed send. */
-extern const struct skiff_request skiff_req_sent;
+extern SKIFF_HIDDEN const struct skiff_request skiff_req_sent;
 #define SKIFF_REQ_SENT_ID INT32_MAX /* fits an instruction's immediate operand */
 #define SKIFF_REQ_SENT_HANDLE ((MPI_Request)(uintptr_t)SKIFF_REQ_SENT_ID)
 static inline int skiff_req_is_sent(const struct skiff_request *r)

@@ -5,6 +5,8 @@
 #ifndef SKIFF_STATS_H
 #define SKIFF_STATS_H
 
+#include "util/arch.h"
+
 struct skiff_stats {
     unsigned long long recv_msgs;      /* eager messages and rendezvous announcements that arrived */
     unsigned long long recv_bytes;     /* their payload sizes */
@@ -23,6 +25,6 @@ struct skiff_stats {
     unsigned long long rma_rdma;            /* transfers of windows' put and get by a transport's RDMA */
 };
 
-extern struct skiff_stats skiff_stats;
+extern SKIFF_HIDDEN struct skiff_stats skiff_stats;
 
 #endif

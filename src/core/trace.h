@@ -21,7 +21,7 @@ struct skiff_request;
 
 /* 1 while records are being kept: from the end of MPI_Init to the start of MPI_Finalize with
  * SKIFF_TRACE=1, unless MPI_Pcontrol(0) paused it or the buffer filled. */
-extern int skiff_trace_on;
+extern SKIFF_HIDDEN int skiff_trace_on;
 
 /* At the end of MPI_Init (when SKIFF_TRACE=1): allocates the buffer, starts recording. */
 int skiff_trace_init(void);

@@ -13,7 +13,7 @@
 #include "util/arch.h"
 
 /* Set from the end of MPI_Init to the start of MPI_Finalize when SKIFF_PROFILE=1 or SKIFF_TRACE=1. */
-extern int skiff_prof_on;
+extern SKIFF_HIDDEN int skiff_prof_on;
 
 enum skiff_prof_state {
     SKIFF_PROF_OFF,    /* profiler off when the call started */

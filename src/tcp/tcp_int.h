@@ -2,6 +2,8 @@
 #ifndef SKIFF_TCP_INT_H
 #define SKIFF_TCP_INT_H
 
+#include "util/arch.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,7 +45,7 @@ struct skiff_tcp {
     unsigned long long recv_bytes; /* read from every rail since init (an MPI_T counter) */
 };
 
-extern struct skiff_tcp skiff_tcp_state;
+extern SKIFF_HIDDEN struct skiff_tcp skiff_tcp_state;
 
 /* Opens the listening socket whose port goes on our card. 0 or -1. */
 int skiff_tcp_listen(struct skiff_tcp *t);

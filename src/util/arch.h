@@ -13,6 +13,12 @@ static inline void skiff_cpu_relax(void)
 #endif
 }
 
+/* On the declaration of a library global read on the fast paths. The library is built with
+ * -fvisibility=hidden, which marks definitions only: a plain extern declaration makes the compiler reach
+ * the variable through the GOT (one more instruction per access, after the linker relaxes it), as if it
+ * might live in another shared object. Nothing outside libmpi can see these anyway. */
+#define SKIFF_HIDDEN __attribute__((visibility("hidden")))
+
 #define SKIFF_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SKIFF_UNLIKELY(x) __builtin_expect(!!(x), 0)
 

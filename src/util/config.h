@@ -2,6 +2,8 @@
 #ifndef SKIFF_CONFIG_H
 #define SKIFF_CONFIG_H
 
+#include "util/arch.h"
+
 #include <stddef.h>
 
 struct skiff_config {
@@ -57,7 +59,7 @@ struct skiff_config_row {
     const char *help;
 };
 
-extern struct skiff_config skiff_cfg;
+extern SKIFF_HIDDEN struct skiff_config skiff_cfg;
 extern const struct skiff_config_row skiff_config_table[];
 
 /* Returns 0, or -1 with a message on stderr naming the bad variable. */

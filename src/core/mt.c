@@ -38,13 +38,21 @@ atomic_int skiff_mt_dozers;
 __thread unsigned skiff_mt_depth __attribute__((tls_model("initial-exec")));
 
 int skiff_mt_direct;
+int skiff_mt_many;
 
 void skiff_mt_enable(void)
 {
     skiff_mt_on = 1;
     skiff_mt_apps = 1;
     skiff_mt_mode = SKIFF_MT_LOCK;
+}
+
+/* Under the lock: whoever holds it next sees the flag, and a thread that reads it set without the lock
+ * (acquire) also sees the transports' send locks on. */
+void skiff_mt_go_many(void)
+{
     skiff_transports_threads(); /* those running now; later ones at their init */
+    __atomic_store_n(&skiff_mt_many, 1, __ATOMIC_RELEASE);
 }
 
 void skiff_mt_check_level(int level)

@@ -90,10 +90,29 @@ static inline int skiff_mt_guard_enter(const char *call)
  * it: -1 (docs/per-communicator-locks.md, "The first slice"). The call must turn -1 into 0 (it never
  * took the lock) or into skiff_mt_enter()'s 1 before it returns. */
 extern SKIFF_HIDDEN int skiff_mt_direct; /* MULTIPLE, and a running transport offers send_direct (core/transports.c) */
+/* A thread other than the one that initialized MPI has made a late-entering call (SKIFF_ENTER_LATE):
+ * from then on calls may leave the lock, and what they share without it (shm's per-peer send locks, the
+ * transports' threads hook) is on. Set once, under the lock, by skiff_mt_go_many, and never cleared:
+ * until then every call takes the lock and no send lock is taken, so a program that asks for MULTIPLE and
+ * calls from one thread pays for the lock only (docs/per-communicator-locks.md, "Switched on by a second
+ * thread"). The load is an acquire: a thread that sees the flag without the lock also sees the send locks
+ * made before it. */
+extern SKIFF_HIDDEN int skiff_mt_many;
+static inline int skiff_mt_is_many(void)
+{
+    return __atomic_load_n(&skiff_mt_many, __ATOMIC_ACQUIRE);
+}
+void skiff_mt_go_many(void);
 static inline int skiff_mt_guard_late(const char *call, int late)
 {
-    if (SKIFF_LIKELY(skiff_mt_mode == SKIFF_MT_LOCK))
-        return late ? -1 : skiff_mt_enter();
+    if (SKIFF_LIKELY(skiff_mt_mode == SKIFF_MT_LOCK)) {
+        if (late && SKIFF_LIKELY(skiff_mt_is_many()))
+            return -1;
+        int held = skiff_mt_enter();
+        if (SKIFF_UNLIKELY(!skiff_mt_main) && !skiff_mt_is_many() && skiff_mt_apps)
+            skiff_mt_go_many();
+        return held;
+    }
     return skiff_mt_check_enter(call);
 }
 

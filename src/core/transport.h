@@ -28,8 +28,9 @@ struct skiff_transport {
      * lock, by any number of threads at once, beside send under the lock. NULL until threads has run, or
      * for a transport without one (its peers' sends then take the lock). */
     int (*send_direct)(int peer, const struct skiff_hdr *h, const void *payload, size_t len);
-    /* Called once application threads may call MPI at once, while only one thread is inside MPI (at
-     * MPI_Init_thread, or when MULTIPLE comes later): a transport that offers send_direct sets it here
+    /* Called once calls may leave the library lock: under MULTIPLE, when a second thread first enters
+     * a call that can (core/mt.h, skiff_mt_go_many), or at the transport's init after that; under the
+     * library lock, while every send still takes it. A transport that offers send_direct sets it here
      * and makes send safe beside it. NULL: nothing to do. */
     void (*threads)(void);
     /* Deliver what has arrived to skiff_core_incoming(); returns how many messages were handled. NULL

@@ -133,14 +133,18 @@ static int map_header(void)
 }
 
 /* skiff_mt_direct tells MPI_Send whether looking for a direct path can find one: a transport that
- * offers one to at least one peer. */
+ * offers one to at least one peer. Stored atomically: other threads read it on their way in, before they
+ * take the lock this runs under (core/mt.h). */
 static void threads(int i)
 {
     const struct skiff_transport *t = started[i];
     if (t->threads)
         t->threads();
-    for (int r = 0; t->send_direct && !skiff_mt_direct && r < skiff.size; r++)
-        skiff_mt_direct = uses_of[i][r];
+    int direct = 0;
+    for (int r = 0; t->send_direct && !direct && r < skiff.size; r++)
+        direct = uses_of[i][r];
+    if (direct)
+        __atomic_store_n(&skiff_mt_direct, 1, __ATOMIC_RELAXED);
 }
 
 int skiff_transports_init(void)
@@ -165,7 +169,7 @@ int skiff_transports_init(void)
         for (int r = 0; r < skiff.size; r++)
             if (uses[r])
                 skiff.peer_tr[r] = started[i];
-        if (skiff_mt_apps)
+        if (skiff_mt_is_many())
             threads(i);
         if (n && started[i]->progress && k->reach != SKIFF_REACH_SELF && skiff.nactive < SKIFF_MAX_ACTIVE)
             skiff.active[skiff.nactive++] = started[i];
@@ -213,7 +217,7 @@ void skiff_transports_finalize(void)
     skiff.peer_tr = NULL;
     skiff.nactive = skiff.nbells = skiff.sleep_brief = 0;
     skiff.sleeper = NULL;
-    skiff_mt_direct = 0;
+    __atomic_store_n(&skiff_mt_direct, 0, __ATOMIC_RELAXED);
 }
 
 size_t skiff_transports_eager(enum skiff_reach reach, size_t otherwise)

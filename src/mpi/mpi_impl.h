@@ -41,7 +41,7 @@
         SKIFF_UNLIKELY(skiff_mt_mode) ? skiff_mt_guard_late("P" #name, late) : 0;                        \
     skiff_call = #name;                                                                                  \
     SKIFF_PROF_SPAN(name)
-#define SKIFF_ENTER_LATE(name) SKIFF_ENTER_LATE_IF(name, skiff_mt_direct)
+#define SKIFF_ENTER_LATE(name) SKIFF_ENTER_LATE_IF(name, __atomic_load_n(&skiff_mt_direct, __ATOMIC_RELAXED))
 
 /* SKIFF_ENTER for the calls MPI-4.1 lets any thread make at any level (11.6: MPI_Initialized,
  * MPI_Finalized, MPI_Query_thread, MPI_Is_thread_main, MPI_Get_version, MPI_Get_library_version). */

@@ -484,13 +484,14 @@ int PMPI_Request_free(MPI_Request *request)
         *request = MPI_REQUEST_NULL;
         return skiff_fail(MPI_COMM_WORLD, skiff_greq_free(r));
     }
-    /* The operation goes on; its request object is released when it completes. */
-    if (skiff_req_is_sent(r))
-        ;
-    else if (skiff_req_done(r) || skiff_req_inactive(r))
-        skiff_req_destroy(r);
-    else
+    /* The operation goes on; its request object is released when it completes. The shared request of
+     * sends complete at once is nobody's to release: only the handle goes. */
+    if (skiff_req_done(r) || skiff_req_inactive(r)) {
+        if (!skiff_req_is_sent(r))
+            skiff_req_destroy(r);
+    } else {
         r->freed = 1;
+    }
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
 }

@@ -517,15 +517,18 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         rc = skiff_check_ptr(flag, "flag");
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
-    if (!r || skiff_req_inactive(r)) {
+    int done = r && skiff_req_done(r);
+    if (!r || (!done && skiff_req_inactive(r))) {
         *flag = 1;
         skiff_status_empty(status, MPI_ANY_SOURCE);
         return MPI_SUCCESS;
     }
-    if (!skiff_req_done(r))
+    if (!done) {
         skiff_progress();
-    *flag = skiff_req_done(r);
-    return *flag ? skiff_fail(MPI_COMM_WORLD, peek(r, status)) : MPI_SUCCESS;
+        done = skiff_req_done(r);
+    }
+    *flag = done;
+    return done ? skiff_fail(MPI_COMM_WORLD, peek(r, status)) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Request_get_status)
 

@@ -342,6 +342,17 @@ static int first_done(const struct req_set *s)
     return active ? -1 : MPI_UNDEFINED;
 }
 
+/* The any-tests' one look: the first done request, after one progress pass if none was yet. */
+static int look_once(const struct req_set *s)
+{
+    int i = first_done(s);
+    if (i == -1) {
+        skiff_progress();
+        i = first_done(s);
+    }
+    return i;
+}
+
 static int finish_any(const struct req_set *s, int i, MPI_Request reqs[], int *index, MPI_Status *status)
 {
     *index = i;
@@ -380,11 +391,7 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fl
         set_drop(&s);
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
-    int i = first_done(&s);
-    if (i == -1) {
-        skiff_progress();
-        i = first_done(&s);
-    }
+    int i = look_once(&s);
     *flag = i != -1;
     if (i == -1)
         *index = MPI_UNDEFINED;
@@ -595,11 +602,7 @@ int PMPI_Request_get_status_any(int count, const MPI_Request array_of_requests[]
         set_drop(&s);
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
-    int i = first_done(&s);
-    if (i == -1) {
-        skiff_progress();
-        i = first_done(&s);
-    }
+    int i = look_once(&s);
     *flag = i != -1;
     *indx = i == -1 ? MPI_UNDEFINED : i;
     if (i == MPI_UNDEFINED)

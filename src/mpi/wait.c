@@ -232,6 +232,24 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 }
 SKIFF_ALIAS(MPI_Wait)
 
+/* The one-request tests' single look (MPI_Test, MPI_Request_get_status): 1 when r is done, after one
+ * progress pass if it was not yet; 0 when it is still pending; -1 for a null or inactive request, which
+ * counts as done with the empty status written here. The state is read once before the pass and once
+ * after. */
+static inline int look_one(struct skiff_request *r, MPI_Status *status)
+{
+    int done = r && skiff_req_done(r);
+    if (!r || SKIFF_UNLIKELY(!done && skiff_req_inactive(r))) {
+        skiff_status_empty(status, MPI_ANY_SOURCE);
+        return -1;
+    }
+    if (!done) {
+        skiff_progress();
+        done = skiff_req_done(r);
+    }
+    return done;
+}
+
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     struct skiff_request *r = NULL;
@@ -247,18 +265,9 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         rc = skiff_check_ptr(flag, "flag");
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
-    int done = r && skiff_req_done(r);
-    if (!r || SKIFF_UNLIKELY(!done && skiff_req_inactive(r))) {
-        *flag = 1;
-        skiff_status_empty(status, MPI_ANY_SOURCE);
-        return MPI_SUCCESS;
-    }
-    if (!done) {
-        skiff_progress();
-        done = skiff_req_done(r);
-    }
-    *flag = done;
-    return done ? retire_one(r, request, status) : MPI_SUCCESS;
+    int look = look_one(r, status);
+    *flag = look != 0;
+    return look > 0 ? retire_one(r, request, status) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Test)
 
@@ -524,18 +533,9 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         rc = skiff_check_ptr(flag, "flag");
     if (rc)
         return skiff_fail(MPI_COMM_WORLD, rc);
-    int done = r && skiff_req_done(r);
-    if (!r || (!done && skiff_req_inactive(r))) {
-        *flag = 1;
-        skiff_status_empty(status, MPI_ANY_SOURCE);
-        return MPI_SUCCESS;
-    }
-    if (!done) {
-        skiff_progress();
-        done = skiff_req_done(r);
-    }
-    *flag = done;
-    return done ? skiff_fail(MPI_COMM_WORLD, peek(r, status)) : MPI_SUCCESS;
+    int look = look_one(r, status);
+    *flag = look != 0;
+    return look > 0 ? skiff_fail(MPI_COMM_WORLD, peek(r, status)) : MPI_SUCCESS;
 }
 SKIFF_ALIAS(MPI_Request_get_status)
 
